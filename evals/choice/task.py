@@ -1,0 +1,91 @@
+"""`heedbench/choice`: does an LLM-implemented choice function respect a user's preferences?"""
+
+from inspect_ai import Task, task
+from inspect_ai.model import CachePolicy
+
+from heedbench.evals.choice.dataset import choice_dataset
+from heedbench.scorers.choice import choice_alignment
+from heedbench.solvers.choice import CHOICE_METHODS, choice_solver
+from heedbench.solvers.choice.prompts import TEMPLATES, TemplateKind, template_ids
+
+TEMPLATE_KIND: dict[str, TemplateKind] = {
+    "pairwise_score": "pairwise",
+    "pairwise_scc": "pairwise",
+    "pairwise_test": "pairwise",
+    "pairwise_sort": "pairwise",
+    "pointwise": "pointwise",
+    "listwise": "listwise",
+}
+DEFAULT_TEMPLATE = {
+    "pairwise_score": "T1",
+    "pairwise_scc": "T4",
+    "pairwise_test": "T5",
+    "pairwise_sort": "T1",
+    "pointwise": "T7",
+    "listwise": "T9",
+}
+"""The paper's best template for GPT-4 per design (Table 1); T1 for the sort-based method."""
+
+
+def resolve_template(method: str, template: str | None) -> str:
+    """Check the method/template pair and fill in the default template."""
+    if method not in CHOICE_METHODS:
+        raise ValueError(f"method must be one of {', '.join(CHOICE_METHODS)}; got {method!r}")
+    chosen = DEFAULT_TEMPLATE[method] if template is None else str(template).upper()
+    allowed = template_ids(TEMPLATE_KIND[method])
+    if method == "pairwise_test":
+        allowed = [t for t in allowed if not TEMPLATES[t].allows_none]
+    if chosen not in allowed:
+        raise ValueError(
+            f"template {chosen!r} does not fit method {method!r}; use one of {', '.join(allowed)}"
+        )
+    return chosen
+
+
+@task
+def choice(
+    method: str = "pairwise_score",
+    template: str | None = None,
+    n: int | None = None,
+    score_low: int = 1,
+    score_high: int = 5,
+    p: float = 0.5,
+    seed: int = 0,
+    cache: bool = False,
+    data: str | None = None,
+) -> Task:
+    """Rational choice functions with LLMs: alignment with a model user's weak order.
+
+    Args:
+        method: design that turns answers into a choice function: pairwise_score,
+            pairwise_scc, pairwise_test, pointwise, listwise, or pairwise_sort (tie-aware merge
+            sort, O(n log n) queries).
+        template: prompt template T1–T13 that fits the method (default: the paper's best for
+            GPT-4; pairwise_test takes only templates without "none": T3, T5, T6).
+        n: use a seeded subset of n of the 40 objects in every context (default: all).
+        score_low: lowest pointwise score.
+        score_high: highest pointwise score.
+        p: penalty of a weakly discordant pair in K(p), in [0, 1].
+        seed: seed for the object subset and the presentation order.
+        cache: cache model queries with Inspect's cache (re-runs cost nothing).
+        data: folder with your own objects.json and contexts.jsonl (default: shipped data).
+    """
+    chosen_template = resolve_template(method, template)
+    if score_low >= score_high:
+        raise ValueError(f"score_low ({score_low}) must be below score_high ({score_high})")
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+    return Task(
+        dataset=choice_dataset(data, n=n, seed=seed),
+        solver=choice_solver(
+            method=method,
+            template=chosen_template,
+            score_low=score_low,
+            score_high=score_high,
+            seed=seed,
+            cache=CachePolicy() if cache else False,
+        ),
+        scorer=choice_alignment(p=p),
+        version="1.0.0",
+        metadata={"family": "choice", "method": method, "template": chosen_template},
+    )

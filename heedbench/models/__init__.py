@@ -1,0 +1,1 @@
+"""Model providers shipped with heedbench (reference baselines, not real models)."""

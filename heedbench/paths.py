@@ -1,0 +1,21 @@
+"""Where the shipped data lives, for both installed and editable (source checkout) layouts."""
+
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def shipped_data_dir(family: str) -> Path:
+    """The folder `datasets/<family>/` of the source tree, or its installed copy.
+
+    A regular install copies `datasets/` to `heedbench/data/`; an editable install leaves it
+    beside the package in the checkout.
+    """
+    candidates = (_PACKAGE_DIR / "data" / family, _PACKAGE_DIR.parent / "datasets" / family)
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(
+        f"heedbench data for {family!r} not found; looked in "
+        + ", ".join(str(c) for c in candidates)
+    )

@@ -1,0 +1,15 @@
+"""Interaction protocols: how each benchmark talks to the evaluated model."""
+
+from heedbench.solvers.choice import (
+    choice_solver,
+    pairwise_scc_order,
+    pairwise_score_order,
+    tie_aware_merge_sort,
+)
+
+__all__ = [
+    "choice_solver",
+    "pairwise_scc_order",
+    "pairwise_score_order",
+    "tie_aware_merge_sort",
+]

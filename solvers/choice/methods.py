@@ -1,0 +1,157 @@
+"""The six `choice` designs: how each turns model answers into a choice function."""
+
+import math
+import random
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from typing import Literal
+
+from inspect_ai.util import collect
+
+from heedbench.preference import StrictPair, WeakOrder
+from heedbench.solvers.choice.query import ChoiceQuerier
+from heedbench.solvers.choice.relation import (
+    Answers,
+    Comparison,
+    compare,
+    is_complete,
+    order_consistency,
+    pairwise_scc_order,
+    pairwise_score_order,
+)
+from heedbench.solvers.choice.sort import tie_aware_merge_sort
+
+ChoiceMethod = Literal[
+    "pairwise_score", "pairwise_scc", "pairwise_test", "pointwise", "listwise", "pairwise_sort"
+]
+CHOICE_METHODS: tuple[str, ...] = ChoiceMethod.__args__
+
+
+@dataclass
+class ChoiceResult:
+    """What a design produced for one context.
+
+    `chosen` is the choice function's weak order (None when the design could not produce
+    one); Pairwise-Test instead yields a bare strict relation in `strict`.
+    """
+
+    chosen: WeakOrder | None
+    valid: bool
+    strict: list[StrictPair] | None = None
+    order_consistency: float = math.nan
+    undecided_pairs: int = 0
+
+
+MethodRunner = Callable[[ChoiceQuerier, list[str], random.Random], Awaitable[ChoiceResult]]
+
+
+async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:
+    pairs = list(permutations(objects, 2))
+    replies = await collect(*(querier.pairwise(x, y) for x, y in pairs))
+    return dict(zip(pairs, replies, strict=True))
+
+
+def _undecided(answers: Answers, objects: Sequence[str]) -> int:
+    return sum(1 for x, y in combinations(objects, 2) if compare(answers, x, y) is None)
+
+
+async def run_pairwise_score(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Pairwise-Score: all n(n−1) ordered queries, ranked by score."""
+    answers = await _ask_all_ordered_pairs(querier, objects)
+    return ChoiceResult(
+        chosen=pairwise_score_order(answers, objects),
+        valid=is_complete(answers, objects),
+        order_consistency=order_consistency(answers, objects),
+        undecided_pairs=_undecided(answers, objects),
+    )
+
+
+async def run_pairwise_scc(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Pairwise-SCC: all n(n−1) ordered queries, indifference sets from SCCs."""
+    answers = await _ask_all_ordered_pairs(querier, objects)
+    return ChoiceResult(
+        chosen=pairwise_scc_order(answers, objects),
+        valid=is_complete(answers, objects),
+        order_consistency=order_consistency(answers, objects),
+        undecided_pairs=_undecided(answers, objects),
+    )
+
+
+async def run_pairwise_test(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Pairwise-Test: one query per unordered pair in a seeded order; answers taken as given."""
+    pairs = [(x, y) if rng.random() < 0.5 else (y, x) for x, y in combinations(objects, 2)]
+    replies = await collect(*(querier.pairwise(x, y) for x, y in pairs))
+    strict: list[StrictPair] = []
+    for (x, y), answer in zip(pairs, replies, strict=True):
+        if answer == x:
+            strict.append((x, y))
+        elif answer == y:
+            strict.append((y, x))
+    undecided = sum(1 for answer in replies if answer is None)
+    return ChoiceResult(
+        chosen=None, valid=undecided == 0, strict=strict, undecided_pairs=undecided
+    )
+
+
+async def run_pointwise(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Pointwise: one integer score per object; equal scores are indifferent."""
+    scores = await collect(*(querier.score(obj) for obj in objects))
+    if any(score is None for score in scores):
+        return ChoiceResult(chosen=None, valid=False)
+    levels: dict[int, list[str]] = {}
+    for obj, score in zip(objects, scores, strict=True):
+        assert score is not None
+        levels.setdefault(score, []).append(obj)
+    return ChoiceResult(chosen=[levels[s] for s in sorted(levels, reverse=True)], valid=True)
+
+
+async def run_listwise(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Listwise: a single full ranking, valid only as an exact permutation (no ties)."""
+    ranking = await querier.ranking(objects)
+    if ranking is None:
+        return ChoiceResult(chosen=None, valid=False)
+    return ChoiceResult(chosen=[[obj] for obj in ranking], valid=True)
+
+
+async def run_pairwise_sort(
+    querier: ChoiceQuerier, objects: list[str], rng: random.Random
+) -> ChoiceResult:
+    """Tie-aware merge sort: both presentation orders per comparison, O(n log n) queries."""
+    answers: dict[tuple[str, str], str | None] = {}
+
+    async def compare_both_orders(x: str, y: str) -> Comparison | None:
+        forward, backward = await collect(querier.pairwise(x, y), querier.pairwise(y, x))
+        answers[(x, y)], answers[(y, x)] = forward, backward
+        return compare(answers, x, y)
+
+    chosen = await tie_aware_merge_sort(objects, compare_both_orders)
+    undecided = sum(
+        1 for x, y in combinations(objects, 2) if (x, y) in answers and compare(answers, x, y) is None
+    )
+    return ChoiceResult(
+        chosen=chosen,
+        valid=undecided == 0,
+        order_consistency=order_consistency(answers, objects),
+        undecided_pairs=undecided,
+    )
+
+
+METHOD_RUNNERS: dict[str, MethodRunner] = {
+    "pairwise_score": run_pairwise_score,
+    "pairwise_scc": run_pairwise_scc,
+    "pairwise_test": run_pairwise_test,
+    "pointwise": run_pointwise,
+    "listwise": run_listwise,
+    "pairwise_sort": run_pairwise_sort,
+}

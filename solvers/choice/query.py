@@ -1,0 +1,78 @@
+"""One model query per call: fill a template, generate, parse, and keep count.
+
+Counting lives here so every design reports queries spent and ⊥ answers the same way.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspect_ai.model import CachePolicy, ChatMessageSystem, ChatMessageUser, Model
+
+from heedbench.solvers.choice.parse import parse_pairwise, parse_ranking, parse_score
+from heedbench.solvers.choice.prompts import ChoiceTemplate
+
+MAX_INVALID_EXAMPLES = 5
+"""Raw ⊥ replies kept per sample, enough to diagnose a format problem in the log."""
+
+
+@dataclass
+class ChoiceQuerier:
+    """Asks the evaluated model about one context and tallies what came back."""
+
+    model: Model
+    template: ChoiceTemplate
+    context: str
+    score_low: int = 1
+    score_high: int = 5
+    cache: bool | CachePolicy = False
+    queries: int = 0
+    invalid: int = 0
+    invalid_examples: list[dict[str, Any]] = field(default_factory=list)
+
+    async def _ask(self, **fields: Any) -> str:
+        fields = {
+            "context": self.context,
+            "score_low": self.score_low,
+            "score_high": self.score_high,
+            **fields,
+        }
+        messages = [
+            ChatMessageSystem(content=self.template.system.format(**fields)),
+            ChatMessageUser(content=self.template.user.format(**fields)),
+        ]
+        self.queries += 1
+        output = await self.model.generate(messages, cache=self.cache)
+        return output.completion
+
+    def _count(self, parsed: Any, reply: str, query: dict[str, Any]) -> None:
+        if parsed is None:
+            self.invalid += 1
+            if len(self.invalid_examples) < MAX_INVALID_EXAMPLES:
+                self.invalid_examples.append({**query, "reply": reply[:500]})
+
+    async def pairwise(self, first: str, second: str) -> str | None:
+        """Q(first, second): `first`, `second`, `"none"` or None (⊥)."""
+        reply = await self._ask(object1=first, object2=second)
+        answer = parse_pairwise(reply, first, second, self.template.allows_none)
+        self._count(answer, reply, {"object1": first, "object2": second})
+        return answer
+
+    async def score(self, obj: str) -> int | None:
+        """The pointwise score of one object, or None (⊥)."""
+        reply = await self._ask(object=obj)
+        value = parse_score(reply, self.score_low, self.score_high)
+        self._count(value, reply, {"object": obj})
+        return value
+
+    async def ranking(self, objects: Sequence[str]) -> list[str] | None:
+        """A full ranking of `objects`, or None unless it is an exact permutation."""
+        reply = await self._ask(objects=", ".join(objects))
+        ranking = parse_ranking(reply, objects)
+        self._count(ranking, reply, {"objects": len(objects)})
+        return ranking
+
+    @property
+    def invalid_rate(self) -> float:
+        """Share of queries answered with ⊥."""
+        return self.invalid / self.queries if self.queries else float("nan")

@@ -1,0 +1,94 @@
+"""The `choice` solver: query the evaluated model with one design and keep the result."""
+
+import hashlib
+import json
+import math
+import random
+from typing import Any
+
+from inspect_ai.model import CachePolicy, ChatMessageAssistant, ModelOutput, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import StoreModel
+from pydantic import Field
+
+from heedbench.solvers.choice.methods import METHOD_RUNNERS
+from heedbench.solvers.choice.prompts import TEMPLATES
+from heedbench.solvers.choice.query import ChoiceQuerier
+
+
+class ChoiceRun(StoreModel):
+    """One context's outcome, kept in the sample store for the scorer and the log viewer."""
+
+    method: str = ""
+    template: str = ""
+    presented: list[str] = Field(default_factory=list)
+    chosen: list[list[str]] | None = None
+    strict: list[tuple[str, str]] | None = None
+    valid: bool = False
+    queries: int = 0
+    invalid_answers: int = 0
+    undecided_pairs: int = 0
+    order_consistency: float | None = None
+    invalid_examples: list[dict[str, Any]] = Field(default_factory=list)
+
+
+def sample_seed(seed: int, sample_id: str | int) -> int:
+    """A per-context seed that is stable across runs and Python processes."""
+    digest = hashlib.sha256(f"{seed}:{sample_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@solver
+def choice_solver(
+    method: str,
+    template: str,
+    score_low: int = 1,
+    score_high: int = 5,
+    seed: int = 0,
+    cache: bool | CachePolicy = False,
+) -> Solver:
+    """Run one choice design on a context's objects; the objects' presentation order is seeded.
+
+    Args:
+        method: one of `CHOICE_METHODS`.
+        template: a template id compatible with the method (T1–T13).
+        score_low: lowest pointwise score.
+        score_high: highest pointwise score.
+        seed: seed for presentation order.
+        cache: Inspect cache policy for the queries (True for the default policy).
+    """
+    runner = METHOD_RUNNERS[method]
+    prompt = TEMPLATES[template]
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        model = get_model()
+        rng = random.Random(sample_seed(seed, state.sample_id))
+        objects: list[str] = list(state.metadata["objects"])
+        presented = rng.sample(objects, len(objects))
+        querier = ChoiceQuerier(
+            model=model,
+            template=prompt,
+            context=state.metadata["context"],
+            score_low=score_low,
+            score_high=score_high,
+            cache=cache,
+        )
+        result = await runner(querier, presented, rng)
+        run = state.store_as(ChoiceRun)
+        run.method, run.template, run.presented = method, template, presented
+        run.chosen, run.strict, run.valid = result.chosen, result.strict, result.valid
+        run.queries, run.invalid_answers = querier.queries, querier.invalid
+        run.undecided_pairs = result.undecided_pairs
+        consistency = result.order_consistency
+        run.order_consistency = None if math.isnan(consistency) else consistency
+        run.invalid_examples = querier.invalid_examples
+        summary = json.dumps(
+            {"valid": result.valid, "chosen": result.chosen}
+            if result.strict is None
+            else {"valid": result.valid, "strict_answers": len(result.strict)}
+        )
+        state.output = ModelOutput.from_content(model=str(model), content=summary)
+        state.messages.append(ChatMessageAssistant(content=summary, model=str(model)))
+        return state
+
+    return solve
