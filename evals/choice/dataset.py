@@ -162,7 +162,9 @@ def select_objects(objects: list[str], n: int | None, seed: int) -> list[str]:
     return [obj for obj in objects if obj in chosen]
 
 
-def choice_dataset(data_dir: str | Path | None = None, n: int | None = None, seed: int = 0) -> MemoryDataset:
+def choice_dataset(
+    data_dir: str | Path | None = None, n: int | None = None, seed: int = 0
+) -> MemoryDataset:
     """One sample per context; the sample id is the context id.
 
     Args:

@@ -44,6 +44,7 @@ def resolve_template(method: str, template: str | None) -> str:
 
 @task
 def choice(
+    *,
     method: str = "pairwise_score",
     template: str | None = None,
     n: int | None = None,

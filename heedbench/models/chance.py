@@ -57,7 +57,7 @@ class ChanceModelAPI(ModelAPI):
         model_name: str,
         base_url: str | None = None,
         api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (Inspect's ModelAPI signature)
         seed: int = 0,
         **model_args: Any,
     ) -> None:

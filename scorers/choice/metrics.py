@@ -12,13 +12,13 @@ from heedbench.preference import StrictPair, rank_map, same_objects, strict_pair
 
 
 def spo_of_relation(user: Sequence[Sequence[str]], chosen_strict: Collection[StrictPair]) -> float:
-    """SPO against an arbitrary strict relation (not necessarily rational).
+    r"""SPO against an arbitrary strict relation (not necessarily rational).
 
     Pairwise-Test yields a bare set of strict answers rather than a weak order; this is the
     metric it can be held to.
 
     Returns:
-        1 − |≻u \\ ≻c| / |≻u|, or NaN when the user has no strict preference at all.
+        1 − |≻u \ ≻c| / |≻u|, or NaN when the user has no strict preference at all.
     """
     user_strict = strict_pairs(user)
     if not user_strict:

@@ -5,7 +5,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Literal
+from typing import Literal, get_args
 
 from inspect_ai.util import collect
 
@@ -25,7 +25,7 @@ from heedbench.solvers.choice.sort import tie_aware_merge_sort
 ChoiceMethod = Literal[
     "pairwise_score", "pairwise_scc", "pairwise_test", "pointwise", "listwise", "pairwise_sort"
 ]
-CHOICE_METHODS: tuple[str, ...] = ChoiceMethod.__args__
+CHOICE_METHODS: tuple[str, ...] = get_args(ChoiceMethod)
 
 
 @dataclass
@@ -95,9 +95,7 @@ async def run_pairwise_test(
         elif answer == y:
             strict.append((y, x))
     undecided = sum(1 for answer in replies if answer is None)
-    return ChoiceResult(
-        chosen=None, valid=undecided == 0, strict=strict, undecided_pairs=undecided
-    )
+    return ChoiceResult(chosen=None, valid=undecided == 0, strict=strict, undecided_pairs=undecided)
 
 
 async def run_pointwise(
@@ -137,7 +135,9 @@ async def run_pairwise_sort(
 
     chosen = await tie_aware_merge_sort(objects, compare_both_orders)
     undecided = sum(
-        1 for x, y in combinations(objects, 2) if (x, y) in answers and compare(answers, x, y) is None
+        1
+        for x, y in combinations(objects, 2)
+        if (x, y) in answers and compare(answers, x, y) is None
     )
     return ChoiceResult(
         chosen=chosen,

@@ -46,7 +46,9 @@ _NO_PROSE = " Give the JSON alone, with no explanation."
 TEMPLATES: dict[str, ChoiceTemplate] = {
     t.id: t
     for t in [
-        ChoiceTemplate("T1", "pairwise", _PICK + _NONE + _EXAMPLE + _NO_PROSE, _CONTEXT_FIRST, True),
+        ChoiceTemplate(
+            "T1", "pairwise", _PICK + _NONE + _EXAMPLE + _NO_PROSE, _CONTEXT_FIRST, True
+        ),
         ChoiceTemplate(
             "T2", "pairwise", _PICK_NUMBERED + _NONE + _EXAMPLE + _NO_PROSE, _CONTEXT_FIRST, True
         ),

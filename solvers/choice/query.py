@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from inspect_ai.model import CachePolicy, ChatMessageSystem, ChatMessageUser, Model
+from inspect_ai.model import CachePolicy, ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from heedbench.solvers.choice.parse import parse_pairwise, parse_ranking, parse_score
 from heedbench.solvers.choice.prompts import ChoiceTemplate
@@ -37,7 +37,7 @@ class ChoiceQuerier:
             "score_high": self.score_high,
             **fields,
         }
-        messages = [
+        messages: list[ChatMessage] = [
             ChatMessageSystem(content=self.template.system.format(**fields)),
             ChatMessageUser(content=self.template.user.format(**fields)),
         ]

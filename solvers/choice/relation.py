@@ -20,7 +20,7 @@ Comparison = Literal[">", "<", "="]
 
 
 def weakly_prefers(answers: Answers, x: str, y: str) -> bool:
-    """x ≿Q y: some presentation order answered x or "none"."""
+    """X ≿Q y: some presentation order answered x or "none"."""
     return answers.get((x, y)) in (x, NONE_ANSWER) or answers.get((y, x)) in (x, NONE_ANSWER)
 
 

@@ -40,6 +40,7 @@ def sample_seed(seed: int, sample_id: str | int) -> int:
 
 @solver
 def choice_solver(
+    *,
     method: str,
     template: str,
     score_low: int = 1,

@@ -1,0 +1,184 @@
+"""End-to-end `choice` runs with scripted models, offline: data -> solver -> scorer -> log."""
+
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from heedbench.evals.choice import choice, choice_dataset
+from heedbench.preference import strict_pairs
+from tests.choice.scripted import malformed, oracle, user_ranks
+from tests.conftest import scripted_model
+
+N = 6
+METHODS = [
+    "pairwise_score",
+    "pairwise_scc",
+    "pairwise_test",
+    "pointwise",
+    "listwise",
+    "pairwise_sort",
+]
+RANKS = user_ranks(n=N)
+
+
+def run(tmp_path: Path, reply: Any, **params: Any) -> EvalLog:
+    params.setdefault("n", N)
+    log = eval(
+        choice(**params),
+        model=scripted_model(reply),
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def metric(log: EvalLog, key: str, name: str = "mean") -> float:
+    assert log.results is not None
+    for score in log.results.scores:
+        if score.name == key:
+            return score.metrics[name].value if name in score.metrics else math.nan
+    raise KeyError(key)
+
+
+def user_orders() -> dict[str, list[list[str]]]:
+    return {str(s.id): s.metadata["user_order"] for s in choice_dataset(n=N) if s.metadata}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_oracle_model_is_partially_aligned_and_valid(tmp_path: Path, method: str) -> None:
+    log = run(tmp_path, oracle(RANKS), method=method)
+    assert metric(log, "spo") == 1.0
+    assert metric(log, "valid", "total") == 23
+    assert metric(log, "invalid_rate") == 0.0
+    if method == "pairwise_test":
+        assert math.isnan(metric(log, "kendall"))  # SPO only
+        return
+    orders = user_orders()
+    if method == "listwise":
+        # A strict ranking breaks every user tie: K(p) = 0.5 x indifferent pairs.
+        tied = [sum(len(s) * (len(s) - 1) / 2 for s in o) for o in orders.values()]
+        assert metric(log, "kendall") == pytest.approx(0.5 * sum(tied) / len(tied))
+    else:
+        assert metric(log, "kendall") == 0.0
+        mean_sets = sum(len(o) for o in orders.values()) / len(orders)
+        assert metric(log, "indifference_sets") == pytest.approx(mean_sets)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method: str) -> None:
+    log = run(tmp_path, oracle(RANKS, invert=True), method=method)
+    assert metric(log, "spo") == 0.0
+    assert metric(log, "valid", "total") == 23
+    if method in ("pairwise_score", "pairwise_scc", "pairwise_sort", "pointwise"):
+        strict = [len(strict_pairs(o)) for o in user_orders().values()]
+        assert metric(log, "kendall") == pytest.approx(sum(strict) / len(strict))
+
+
+@pytest.mark.parametrize("method", ["pairwise_score", "pairwise_test", "pairwise_sort"])
+def test_noisy_model_is_partly_aligned(tmp_path: Path, method: str) -> None:
+    log = run(tmp_path, oracle(RANKS, noise=0.3), method=method)
+    assert 0.0 < metric(log, "spo") < 1.0
+    if method != "pairwise_test":
+        assert metric(log, "kendall") > 0.0
+        assert 0.0 < metric(log, "order_consistency") < 1.0
+
+
+def test_noise_collapses_pairwise_scc_into_few_sets(tmp_path: Path) -> None:
+    # The paper's diagnostic: cycles merge SCCs, so SCC keeps fewer sets and strict pairs.
+    score_log = run(tmp_path, oracle(RANKS, noise=0.3), method="pairwise_score")
+    scc_log = run(tmp_path, oracle(RANKS, noise=0.3), method="pairwise_scc")
+    orders = user_orders()
+    user_sets = sum(len(o) for o in orders.values()) / len(orders)
+    assert metric(scc_log, "indifference_sets") < user_sets < metric(score_log, "indifference_sets")
+    assert metric(scc_log, "spo") < metric(score_log, "spo")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_malformed_answers_are_counted_not_guessed(tmp_path: Path, method: str) -> None:
+    log = run(tmp_path, malformed, method=method)
+    assert metric(log, "valid", "total") == 0
+    assert metric(log, "invalid_rate") == 1.0
+    spo_score = next(s for s in log.results.scores if s.name == "spo")  # type: ignore[union-attr]
+    assert spo_score.scored_samples == 0
+    assert spo_score.unscored_samples == 23
+
+
+def test_invalid_answer_in_one_order_keeps_pairwise_score_valid(tmp_path: Path) -> None:
+    answer = oracle(RANKS)
+
+    def half_broken(prompt: str) -> str:
+        first = prompt.split("Object 1:")[1].splitlines()[0].strip()
+        second = prompt.split("Object 2:")[1].splitlines()[0].strip()
+        return answer(prompt) if first < second else "no idea"
+
+    log = run(tmp_path, half_broken, method="pairwise_score")
+    assert metric(log, "invalid_rate") == 0.5
+    assert metric(log, "valid", "total") == 23
+    assert metric(log, "spo") == 1.0
+
+
+def test_queries_spent_per_design(tmp_path: Path) -> None:
+    expected = {
+        "pairwise_score": N * (N - 1),
+        "pairwise_test": N * (N - 1) / 2,
+        "pointwise": N,
+        "listwise": 1,
+    }
+    for method, queries in expected.items():
+        assert metric(run(tmp_path, oracle(RANKS), method=method), "queries") == queries
+    sort_queries = metric(run(tmp_path, oracle(RANKS), method="pairwise_sort"), "queries")
+    assert sort_queries < N * (N - 1)
+
+
+def test_log_keeps_per_context_details(tmp_path: Path) -> None:
+    log = run(tmp_path, oracle(RANKS, noise=0.3), method="pairwise_score")
+    assert log.samples is not None and len(log.samples) == 23
+    sample = log.samples[0]
+    assert sample.scores is not None
+    score = sample.scores["choice_alignment"]
+    assert score.metadata is not None
+    assert score.metadata["user_order"] == sample.metadata["user_order"]
+    assert sorted(o for s in score.metadata["chosen_order"] for o in s) == sorted(
+        sample.metadata["objects"]
+    )
+    assert score.metadata["template"] == "T1"
+    assert isinstance(score.value, dict) and set(score.value) >= {"spo", "kendall", "valid"}
+
+
+def test_presentation_order_is_seeded(tmp_path: Path) -> None:
+    # All 40 objects, so only the presentation order can differ between seeds.
+    ranks = user_ranks()
+
+    def presented(seed: int) -> list[Any]:
+        log = run(tmp_path, oracle(ranks), method="listwise", seed=seed, n=None)
+        orders = []
+        for sample in log.samples or []:
+            assert sample.scores is not None
+            metadata = sample.scores["choice_alignment"].metadata
+            assert metadata is not None
+            orders.append(metadata["presented_order"])
+        return orders
+
+    assert presented(1) == presented(1)
+    assert presented(1) != presented(2)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"method": "pairwise_magic"}, "method must be one of"),
+        ({"method": "pairwise_test", "template": "T1"}, "use one of T3, T5, T6"),
+        ({"method": "pointwise", "template": "T1"}, "use one of T7, T8, T12, T13"),
+        ({"method": "pointwise", "score_low": 5, "score_high": 5}, "score_low"),
+        ({"p": 2.0}, "p must lie"),
+        ({"n": 1}, "n must be between 2 and 40"),
+    ],
+)
+def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        choice(**params)

@@ -1,0 +1,50 @@
+"""A new user's path: the installed entry point resolves tasks and the baseline provider."""
+
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+from inspect_ai.log import read_eval_log
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_cli_runs_choice_through_the_entry_point(tmp_path: Path) -> None:
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval", "heedbench/choice",
+        "--model", "heedbench/random", "-T", "n=5", "-T", "method=pairwise_sort",
+        "--log-dir", str(tmp_path), "--display", "none",
+    ]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    logs = list(tmp_path.glob("*.eval"))
+    assert len(logs) == 1
+    log = read_eval_log(str(logs[0]))
+    assert log.status == "success"
+    assert log.eval.task == "heedbench/choice"
+    assert log.results is not None
+    assert {s.name for s in log.results.scores} >= {"spo", "kendall", "valid"}
+
+
+def test_task_list_shows_every_task() -> None:
+    command = [sys.executable, "-m", "inspect_ai", "list", "tasks", "--json", "evals"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    names = {task["name"] for task in json.loads(result.stdout)}
+    assert names >= {"choice"}
+
+
+def test_wheel_ships_the_data(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+               "-w", str(tmp_path), str(ROOT)]  # fmt: skip
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    (wheel,) = tmp_path.glob("heedbench-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "heedbench/data/choice/contexts.jsonl" in names
+    assert "heedbench/data/choice/objects.json" in names
+    assert "heedbench/evals/choice/task.py" in names
+    assert "heedbench/solvers/choice/relation.py" in names
+    assert "heedbench/scorers/choice/metrics.py" in names
