@@ -10,8 +10,8 @@ from inspect_ai.log import EvalLog
 
 from heedbench.evals.choice import choice, choice_dataset
 from heedbench.preference import strict_pairs
-from tests.choice.scripted import malformed, oracle, user_ranks
-from tests.conftest import scripted_model
+from heedbench.testing import choice_oracle as oracle
+from heedbench.testing import scripted_model, user_ranks
 
 N = 6
 METHODS = [
@@ -23,6 +23,11 @@ METHODS = [
     "pairwise_sort",
 ]
 RANKS = user_ranks(n=N)
+
+
+def malformed(prompt: str) -> str:
+    """Prose instead of JSON: every answer is ⊥."""
+    return "Honestly, I would pack whatever feels right for the trip."
 
 
 def run(tmp_path: Path, reply: Any, **params: Any) -> EvalLog:
@@ -182,3 +187,40 @@ def test_presentation_order_is_seeded(tmp_path: Path) -> None:
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         choice(**params)
+
+
+def test_epochs_reduce_the_dict_score(tmp_path: Path) -> None:
+    log = eval(
+        choice(n=N, method="pointwise"),
+        model=scripted_model(oracle(RANKS)),
+        epochs=2,
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success"
+    assert metric(log, "spo") == 1.0
+    assert metric(log, "valid", "total") == 23
+
+
+def test_cache_answers_repeated_queries_without_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    calls = 0
+    answer = oracle(RANKS)
+
+    def counted(prompt: str) -> str:
+        nonlocal calls
+        calls += 1
+        return answer(prompt)
+
+    for _ in range(2):
+        log = eval(
+            choice(n=N, method="pointwise", cache=True),
+            model=scripted_model(counted),
+            display="none",
+            log_dir=str(tmp_path),
+        )[0]
+        assert log.status == "success"
+        assert metric(log, "spo") == 1.0
+    assert calls == 23 * N

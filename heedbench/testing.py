@@ -1,0 +1,93 @@
+"""Scripted models for offline tests and benchmarks: mockllm driven by a reply function.
+
+Used by heedbench's own tests and speed benchmarks, and handy for checking a new template or
+dataset end to end without an API key.
+"""
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+
+from heedbench.evals.choice import choice_dataset
+from heedbench.preference import rank_map
+
+Reply = Callable[[str], str]
+"""Whole prompt text (messages joined by newlines) -> the model's reply."""
+
+_FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", re.MULTILINE)
+_RANGE = re.compile(r"from (\d+) to (\d+)")
+
+
+def scripted_model(reply: Reply, name: str = "scripted") -> Model:
+    """A mockllm model whose reply is a function of the prompt.
+
+    Every output carries token usage, so mockllm never downloads a tokenizer (offline-safe).
+    """
+
+    def output(
+        messages: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
+    ) -> ModelOutput:
+        content = reply("\n".join(message.text for message in messages))
+        result = ModelOutput.from_content(model=name, content=content)
+        result.usage = ModelUsage(input_tokens=90, output_tokens=8, total_tokens=98)
+        return result
+
+    return get_model(f"mockllm/{name}", custom_outputs=output, memoize=False)
+
+
+ContextRanks = dict[str, dict[str, int]]
+"""Context text -> object -> index of its indifference set in the user's order."""
+
+
+def user_ranks(n: int | None = None, seed: int = 0) -> ContextRanks:
+    """The model user's ranks for every shipped `choice` context."""
+    ranks: ContextRanks = {}
+    for sample in choice_dataset(n=n, seed=seed):
+        assert sample.metadata is not None
+        ranks[sample.metadata["context"]] = rank_map(sample.metadata["user_order"])
+    return ranks
+
+
+def choice_oracle(ranks: ContextRanks, invert: bool = False, noise: float = 0.0) -> Reply:
+    """Answer `choice` prompts from the user's weak order (reversed when `invert`).
+
+    With `noise`, a deterministic share of pairwise answers (per presentation order) is flipped.
+    """
+
+    def reply(prompt: str) -> str:
+        fields = {key: value.strip() for key, value in _FIELD.findall(prompt)}
+        rank = ranks[fields["Context"]]
+        sign = -1 if invert else 1
+
+        def key(obj: str) -> int:
+            return sign * rank[obj]
+
+        if "Object 1" in fields:
+            first, second = fields["Object 1"], fields["Object 2"]
+            if key(first) == key(second):
+                answer = "none" if "answer none" in prompt else first
+            else:
+                answer = first if key(first) < key(second) else second
+                if noise and _unit(f"{first}|{second}|{fields['Context']}") < noise:
+                    answer = second if answer == first else first
+            return json.dumps({"answer": answer})
+        if "Objects" in fields:
+            objects = [obj.strip() for obj in fields["Objects"].split(",")]
+            return json.dumps({"ranking": sorted(objects, key=key)})
+        bounds = _RANGE.search(prompt)
+        if bounds is None:
+            return "no score range in the prompt"
+        low, high = int(bounds.group(1)), int(bounds.group(2))
+        level = rank[fields["Object"]]
+        return json.dumps({"score": low + level if invert else high - level})
+
+    return reply
+
+
+def _unit(text: str) -> float:
+    """A deterministic pseudo-uniform number in [0, 1) for `text`."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") / 2**32
