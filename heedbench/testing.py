@@ -55,7 +55,9 @@ def user_ranks(n: int | None = None, seed: int = 0) -> ContextRanks:
 def choice_oracle(ranks: ContextRanks, invert: bool = False, noise: float = 0.0) -> Reply:
     """Answer `choice` prompts from the user's weak order (reversed when `invert`).
 
-    With `noise`, a deterministic share of pairwise answers (per presentation order) is flipped.
+    With `noise`, a deterministic share of answers goes wrong: pairwise answers (per
+    presentation order) are flipped, pointwise scores move to the far end of the scale, and
+    listwise rankings have objects moved to the end.
     """
 
     def reply(prompt: str) -> str:
@@ -77,13 +79,20 @@ def choice_oracle(ranks: ContextRanks, invert: bool = False, noise: float = 0.0)
             return json.dumps({"answer": answer})
         if "Objects" in fields:
             objects = [obj.strip() for obj in fields["Objects"].split(",")]
-            return json.dumps({"ranking": sorted(objects, key=key)})
+            ranking = sorted(objects, key=key)
+            if noise:
+                unlucky = [o for o in ranking if _unit(f"{o}|{fields['Context']}") < noise]
+                ranking = [o for o in ranking if o not in unlucky] + unlucky
+            return json.dumps({"ranking": ranking})
         bounds = _RANGE.search(prompt)
         if bounds is None:
             return "no score range in the prompt"
         low, high = int(bounds.group(1)), int(bounds.group(2))
-        level = rank[fields["Object"]]
-        return json.dumps({"score": low + level if invert else high - level})
+        obj = fields["Object"]
+        score = low + rank[obj] if invert else high - rank[obj]
+        if noise and _unit(f"{obj}|{fields['Context']}") < noise:
+            score = low if score - low > high - score else high
+        return json.dumps({"score": max(low, min(high, score))})
 
     return reply
 

@@ -44,6 +44,7 @@ class ChoiceResult:
 
 
 MethodRunner = Callable[[ChoiceQuerier, list[str], random.Random], Awaitable[ChoiceResult]]
+OrderBuilder = Callable[[Answers, list[str]], WeakOrder]
 
 
 async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:
@@ -56,30 +57,24 @@ def _undecided(answers: Answers, objects: Sequence[str]) -> int:
     return sum(1 for x, y in combinations(objects, 2) if compare(answers, x, y) is None)
 
 
-async def run_pairwise_score(
-    querier: ChoiceQuerier, objects: list[str], rng: random.Random
-) -> ChoiceResult:
-    """Pairwise-Score: all n(n−1) ordered queries, ranked by score."""
-    answers = await _ask_all_ordered_pairs(querier, objects)
-    return ChoiceResult(
-        chosen=pairwise_score_order(answers, objects),
-        valid=is_complete(answers, objects),
-        order_consistency=order_consistency(answers, objects),
-        undecided_pairs=_undecided(answers, objects),
-    )
+def all_ordered_pairs(
+    order_from_answers: Callable[[Answers, list[str]], WeakOrder],
+) -> MethodRunner:
+    """A design that asks all n(n−1) ordered pairs and builds a weak order from the answers.
 
+    Pairwise-Score and Pairwise-SCC differ only in `order_from_answers`.
+    """
 
-async def run_pairwise_scc(
-    querier: ChoiceQuerier, objects: list[str], rng: random.Random
-) -> ChoiceResult:
-    """Pairwise-SCC: all n(n−1) ordered queries, indifference sets from SCCs."""
-    answers = await _ask_all_ordered_pairs(querier, objects)
-    return ChoiceResult(
-        chosen=pairwise_scc_order(answers, objects),
-        valid=is_complete(answers, objects),
-        order_consistency=order_consistency(answers, objects),
-        undecided_pairs=_undecided(answers, objects),
-    )
+    async def run(querier: ChoiceQuerier, objects: list[str], rng: random.Random) -> ChoiceResult:
+        answers = await _ask_all_ordered_pairs(querier, objects)
+        return ChoiceResult(
+            chosen=order_from_answers(answers, objects),
+            valid=is_complete(answers, objects),
+            order_consistency=order_consistency(answers, objects),
+            undecided_pairs=_undecided(answers, objects),
+        )
+
+    return run
 
 
 async def run_pairwise_test(
@@ -148,8 +143,8 @@ async def run_pairwise_sort(
 
 
 METHOD_RUNNERS: dict[str, MethodRunner] = {
-    "pairwise_score": run_pairwise_score,
-    "pairwise_scc": run_pairwise_scc,
+    "pairwise_score": all_ordered_pairs(pairwise_score_order),
+    "pairwise_scc": all_ordered_pairs(pairwise_scc_order),
     "pairwise_test": run_pairwise_test,
     "pointwise": run_pointwise,
     "listwise": run_listwise,

@@ -84,12 +84,14 @@ def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method:
         assert metric(log, "kendall") == pytest.approx(sum(strict) / len(strict))
 
 
-@pytest.mark.parametrize("method", ["pairwise_score", "pairwise_test", "pairwise_sort"])
+@pytest.mark.parametrize("method", [m for m in METHODS if m != "pairwise_scc"])
 def test_noisy_model_is_partly_aligned(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS, noise=0.3), method=method)
     assert 0.0 < metric(log, "spo") < 1.0
+    assert metric(log, "valid", "total") == 23
     if method != "pairwise_test":
         assert metric(log, "kendall") > 0.0
+    if method in ("pairwise_score", "pairwise_sort"):
         assert 0.0 < metric(log, "order_consistency") < 1.0
 
 
