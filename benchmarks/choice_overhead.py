@@ -4,7 +4,7 @@ Both variants make the same number of Inspect `generate` calls (23 contexts x 40
 35,880) with the same prompts on the same zero-latency scripted model, each in its own child
 process so wall time and peak memory are measured separately, interleaved in one invocation.
 
-Usage: python -m benchmarks.choice_overhead [--n 40] [--repeat 1]
+Usage: python -m benchmarks.choice_overhead [--n 40] [--repeat 1] [--no-log-realtime]
 """
 
 import argparse
@@ -28,7 +28,7 @@ from heedbench.evals.choice import choice, choice_dataset
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.testing import scripted_model
 
-RESULTS = Path(__file__).parent / "results" / "choice_overhead.json"
+RESULTS_DIR = Path(__file__).parent / "results"
 CONSTANT_REPLY = '{"answer": "none"}'
 """The same instant answer in both variants, so the model's own cost is identical."""
 
@@ -71,7 +71,7 @@ def nothing() -> Scorer:
     return score
 
 
-def run_variant(variant: str, n: int, log_dir: str) -> dict[str, Any]:
+def run_variant(variant: str, n: int, log_dir: str, log_realtime: bool) -> dict[str, Any]:
     """Run one variant in this process and return its own timing."""
     if variant == "bare":
         task = Task(dataset=choice_dataset(n=n), solver=bare_generate_loop(), scorer=nothing())
@@ -92,10 +92,12 @@ def run_variant(variant: str, n: int, log_dir: str) -> dict[str, Any]:
             "log_bytes": os.path.getsize(log.location)}  # fmt: skip
 
 
-def measure_in_child(variant: str, n: int, log_dir: str) -> dict[str, Any]:
+def measure_in_child(variant: str, n: int, log_dir: str, log_realtime: bool) -> dict[str, Any]:
     """Run a variant in a child process; add its wall time and peak RSS."""
     command = [sys.executable, "-m", "benchmarks.choice_overhead", "--child", variant,
                "--n", str(n), "--log-dir", log_dir]  # fmt: skip
+    if not log_realtime:
+        command.append("--no-log-realtime")
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(child.pid, 0)
@@ -117,20 +119,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--child", choices=["bare", "suite"])
     parser.add_argument("--log-dir")
+    parser.add_argument("--no-log-realtime", action="store_true",
+                        help="pass Inspect's --no-log-realtime to both variants")  # fmt: skip
     args = parser.parse_args()
+    realtime = not args.no_log_realtime
     if args.child:
-        print(json.dumps(run_variant(args.child, args.n, args.log_dir)))
+        print(json.dumps(run_variant(args.child, args.n, args.log_dir, realtime)))
         return
     runs: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as log_dir:
         for _ in range(args.repeat):
             for variant in ("bare", "suite"):
-                runs.append(measure_in_child(variant, args.n, log_dir))
+                runs.append(measure_in_child(variant, args.n, log_dir, realtime))
                 print(json.dumps(runs[-1]), flush=True)
     best = {v: min(r["eval_seconds"] for r in runs if r["variant"] == v) for v in ("bare", "suite")}
     calls = runs[0]["generate_calls"]
     summary = {
         "n": args.n,
+        "log_realtime": realtime,
         "generate_calls": calls,
         "bare_seconds": best["bare"],
         "suite_seconds": best["suite"],
@@ -139,8 +145,9 @@ def main() -> None:
         "bare_ms_per_query": 1000 * best["bare"] / calls,
         "runs": runs,
     }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(summary, indent=2))
+    results = RESULTS_DIR / f"choice_overhead{'' if realtime else '_no_realtime'}.json"
+    results.parent.mkdir(exist_ok=True)
+    results.write_text(json.dumps(summary, indent=2))
     print("\n| variant | eval wall s | peak RSS MB | log MB |\n|---|---|---|---|")
     for run in runs:
         print(f"| {run['variant']} | {run['eval_seconds']:.1f} | {run['peak_rss_mb']:.0f} "

@@ -16,6 +16,7 @@ import argparse
 import hashlib
 import json
 import random
+import signal
 import threading
 import time
 import uuid
@@ -41,6 +42,8 @@ class StubStatsSnapshot:
     peak_in_flight: int
     connections: int
     handler_cpu_seconds: float
+    busy_seconds: float
+    """Sum of request durations; divided by a wall time it is the mean number in flight."""
 
 
 @dataclass
@@ -52,6 +55,7 @@ class StubStats:
     peak_in_flight: int = 0
     connections: int = 0
     handler_cpu_seconds: float = 0.0
+    busy_seconds: float = 0.0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def enter(self) -> None:
@@ -60,12 +64,13 @@ class StubStats:
             self.in_flight += 1
             self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
 
-    def leave(self, cpu_seconds: float) -> None:
-        """A request has been answered, costing `cpu_seconds` of handler-thread CPU."""
+    def leave(self, cpu_seconds: float, seconds: float) -> None:
+        """A request has been answered after `seconds`, using `cpu_seconds` of handler CPU."""
         with self._lock:
             self.in_flight -= 1
             self.requests += 1
             self.handler_cpu_seconds += cpu_seconds
+            self.busy_seconds += seconds
 
     def connected(self) -> None:
         """A client has opened a connection."""
@@ -81,6 +86,7 @@ class StubStats:
                 self.peak_in_flight,
                 self.connections,
                 self.handler_cpu_seconds,
+                self.busy_seconds,
             )
 
     def reset(self) -> None:
@@ -90,6 +96,7 @@ class StubStats:
             self.peak_in_flight = self.in_flight
             self.connections = 0
             self.handler_cpu_seconds = 0.0
+            self.busy_seconds = 0.0
 
 
 def message_text(content: Any) -> str:
@@ -210,7 +217,7 @@ class StubHandler(BaseHTTPRequestHandler):
             return
         stats = self.server.stats
         stats.enter()
-        cpu_start = time.thread_time()
+        cpu_start, start = time.thread_time(), time.perf_counter()
         try:
             try:
                 request = json.loads(body)
@@ -225,7 +232,7 @@ class StubHandler(BaseHTTPRequestHandler):
             time.sleep(self.server.latency)
             self._send_json(status, payload)
         finally:
-            stats.leave(time.thread_time() - cpu_start)
+            stats.leave(time.thread_time() - cpu_start, time.perf_counter() - start)
 
 
 def start_stub_server(
@@ -242,14 +249,20 @@ def start_stub_server(
     return server, server.base_url
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    """Treat SIGTERM like Ctrl-C so the server reports its counters on the way out."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
-    """Serve until Ctrl-C."""
+    """Serve until Ctrl-C (or SIGTERM)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=DEFAULT_LATENCY, help="seconds")
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--model", default=DEFAULT_MODEL)
     args = parser.parse_args()
     server = StubServer(args.port, args.latency, args.model)
+    signal.signal(signal.SIGTERM, _interrupt)
     print(f"stub serving {server.base_url} (latency {args.latency}s)", flush=True)
     try:
         server.serve_forever()

@@ -46,7 +46,11 @@ def metric(log: EvalLog, key: str, name: str = "mean") -> float:
     assert log.results is not None
     for score in log.results.scores:
         if score.name == key:
-            return score.metrics[name].value if name in score.metrics else math.nan
+            # Custom metrics may carry the package prefix ("heedbench/total") in the log.
+            for metric_name, value in score.metrics.items():
+                if metric_name == name or metric_name.endswith(f"/{name}"):
+                    return value.value
+            return math.nan
     raise KeyError(key)
 
 
