@@ -1,0 +1,17 @@
+"""What every heedbench judge shares: data blocks, parsing, retry-then-unscored, role models.
+
+Built for the Ben-Util, harm and PrefAlign judges of `carryon` and `prefdisco`.
+"""
+
+from heedbench.scorers.judge.blocks import data_block, untrusted
+from heedbench.scorers.judge.call import JudgeResult, judge
+from heedbench.scorers.judge.roles import RoleNotBoundError, role_model
+
+__all__ = [
+    "JudgeResult",
+    "RoleNotBoundError",
+    "data_block",
+    "judge",
+    "role_model",
+    "untrusted",
+]

@@ -1,0 +1,33 @@
+"""Role models (`user`, `grader`) that never silently fall back to the evaluated model."""
+
+from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
+
+
+class RoleNotBoundError(RuntimeError):
+    """A task needs a role model that the command line did not bind."""
+
+
+def role_model(
+    role: str, *, allow_evaluated_model: bool = False, config: GenerateConfig | None = None
+) -> Model:
+    """The model bound to `role`, with its own generation settings.
+
+    Without a binding, Inspect would quietly use the evaluated model (a model grading or
+    simulating the user for itself). That only happens here when the caller opts in.
+
+    Args:
+        role: the role name, e.g. "grader" or "user".
+        allow_evaluated_model: fall back to the evaluated model when the role is unbound.
+        config: the role's own generation settings (the CLI's `--max-tokens` and friends only
+            apply to the evaluated model); a role binding's own settings take precedence.
+
+    Raises:
+        RoleNotBoundError: the role is unbound and the fallback was not allowed; the message
+            names the flag to pass.
+    """
+    if role not in model_roles() and not allow_evaluated_model:
+        raise RoleNotBoundError(
+            f"this task needs a '{role}' model: pass --model-role {role}=<provider/model> "
+            f"(or opt in to letting the evaluated model act as the {role} itself)"
+        )
+    return get_model(role=role, config=config or GenerateConfig())
