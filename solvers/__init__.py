@@ -1,5 +1,6 @@
 """Interaction protocols: how each benchmark talks to the evaluated model."""
 
+from heedbench.solvers.carryon import is_valid_flow, valid_flows
 from heedbench.solvers.choice import (
     choice_solver,
     pairwise_scc_order,
@@ -9,7 +10,9 @@ from heedbench.solvers.choice import (
 
 __all__ = [
     "choice_solver",
+    "is_valid_flow",
     "pairwise_scc_order",
     "pairwise_score_order",
     "tie_aware_merge_sort",
+    "valid_flows",
 ]
