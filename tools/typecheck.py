@@ -1,10 +1,11 @@
 """Type-check the heedbench package as installed, straight from the source folders.
 
 The package maps top-level folders (evals/, solvers/, scorers/) into `heedbench.*`, which
-mypy cannot follow through setuptools' editable-install hook. This script mirrors that mapping
-as a copy under build/typecheck/ (mypy skips symlinks), runs mypy on it with the settings
-in pyproject.toml, and reports errors against the original source paths.
-Usage: `python tools/typecheck.py`.
+mypy cannot follow through setuptools' editable-install hook, and the top-level `datasets/`
+data folder would shadow the `datasets` library. This script copies the package in its
+installed shape, plus tests/, benchmarks/ and tools/, under build/typecheck/ (mypy skips
+symlinks), runs mypy there with the settings in pyproject.toml, and reports errors against
+the original source paths. Usage: `python tools/typecheck.py`.
 """
 
 import os
@@ -17,36 +18,37 @@ from mypy import api
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / "build" / "typecheck"
 MAPPED = {"evals": "evals", "solvers": "solvers", "scorers": "scorers"}
+EXTRAS = ("tests", "benchmarks", "tools")
 
 
-def build_tree() -> Path:
-    """Recreate build/typecheck/heedbench mirroring the package-dir mapping."""
+def build_tree() -> list[str]:
+    """Recreate build/typecheck in the installed shape; return the mypy targets."""
     if TREE.exists():
         shutil.rmtree(TREE)
-    package = TREE / "heedbench"
     skip = shutil.ignore_patterns("__pycache__")
+    package = TREE / "heedbench"
     shutil.copytree(ROOT / "heedbench", package, ignore=skip)
     for name, folder in MAPPED.items():
         shutil.copytree(ROOT / folder, package / name, ignore=skip)
-    return package
+    targets = ["heedbench"]
+    for extra in EXTRAS:
+        if (ROOT / extra).is_dir():
+            shutil.copytree(ROOT / extra, TREE / extra, ignore=skip)
+            targets.append(extra)
+    return targets
 
 
 def source_path(line: str) -> str:
     """Point a mypy message at the file a developer edits, not at its copy."""
-    for prefix in (f"{TREE / 'heedbench'}/", f"{(TREE / 'heedbench').relative_to(ROOT)}/"):
-        for name, folder in MAPPED.items():
-            line = line.replace(f"{prefix}{name}/", f"{folder}/")
-        line = line.replace(prefix, "heedbench/")
+    for name, folder in MAPPED.items():
+        line = line.replace(f"heedbench/{name}/", f"{folder}/")
     return line
 
 
 def main() -> int:
-    """Run mypy over the mirrored package plus the tests and benchmarks."""
-    package = build_tree()
-    os.environ["MYPYPATH"] = str(TREE)
-    targets = [str(package)] + [
-        str(ROOT / extra) for extra in ("tests", "benchmarks", "tools") if (ROOT / extra).is_dir()
-    ]
+    """Run mypy from inside the copy, where no `datasets/` folder shadows the library."""
+    targets = build_tree()
+    os.chdir(TREE)
     stdout, stderr, status = api.run(
         ["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", *targets]
     )

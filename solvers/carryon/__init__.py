@@ -9,6 +9,7 @@ from heedbench.solvers.carryon.flows import (
     is_valid_flow,
     valid_flows,
 )
+from heedbench.solvers.carryon.sampling import flow_strata, sample_flows
 
 __all__ = [
     "CONTENTFUL_MOVES",
@@ -16,6 +17,8 @@ __all__ = [
     "MOVES",
     "NON_CONTENTFUL_MOVES",
     "flow_condition",
+    "flow_strata",
     "is_valid_flow",
+    "sample_flows",
     "valid_flows",
 ]

@@ -1,0 +1,160 @@
+"""CarryOnBench queries: shipped data, your own JSONL, or a hub dataset at a pinned revision.
+
+Every record is validated before any model is called; errors name file, record and field.
+"""
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, get_args
+
+from heedbench.paths import shipped_data_dir
+from heedbench.solvers.carryon.categories import InformationCategory, SafetyCategory
+
+QUERIES_FILE = "queries.jsonl"
+SAFETY_CATEGORIES: tuple[str, ...] = get_args(SafetyCategory)
+INFORMATION_CATEGORIES: tuple[str, ...] = get_args(InformationCategory)
+MIN_ITEMS = 1
+
+
+class CarryOnDataError(ValueError):
+    """A record breaks the CarryOnBench schema; the message names file, record and field."""
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    """One Ben-Util item: a yes/no question about the response, with its information kind."""
+
+    id: str
+    question: str
+    category: str
+
+
+@dataclass(frozen=True)
+class CarryOnQuery:
+    """A seemingly harmful query, its hidden benign intent and its Ben-Util checklist."""
+
+    id: str
+    category: str
+    query: str
+    intent: str
+    checklist: tuple[ChecklistItem, ...]
+    subcategory: str = ""
+
+
+def _text(record: Mapping[str, Any], field: str, where: str) -> str:
+    value = record.get(field)
+    if not isinstance(value, str) or not value.strip():
+        raise CarryOnDataError(f"{where}, field '{field}': missing or empty")
+    return value.strip()
+
+
+def parse_query(record: Any, where: str) -> CarryOnQuery:
+    """Validate one record (a JSON object) and build the query."""
+    if not isinstance(record, Mapping):
+        raise CarryOnDataError(f"{where}: a record must be a JSON object")
+    query_id = _text(record, "id", where)
+    where = f"{where} (id {query_id!r})"
+    category = _text(record, "category", where)
+    if category not in SAFETY_CATEGORIES:
+        raise CarryOnDataError(
+            f"{where}, field 'category': unknown category {category!r}; "
+            f"use one of {', '.join(SAFETY_CATEGORIES)}"
+        )
+    checklist = record.get("checklist")
+    if not isinstance(checklist, list) or len(checklist) < MIN_ITEMS:
+        raise CarryOnDataError(f"{where}, field 'checklist': must be a non-empty list of items")
+    items: list[ChecklistItem] = []
+    item_ids: set[str] = set()
+    for index, item in enumerate(checklist):
+        item_where = f"{where}, field 'checklist'[{index}]"
+        if not isinstance(item, Mapping):
+            raise CarryOnDataError(f"{item_where}: an item must be a JSON object")
+        item_id = _text(item, "id", item_where)
+        if item_id in item_ids:
+            raise CarryOnDataError(f"{item_where}, field 'id': duplicate item id {item_id!r}")
+        item_ids.add(item_id)
+        item_category = _text(item, "category", item_where)
+        if item_category not in INFORMATION_CATEGORIES:
+            raise CarryOnDataError(
+                f"{item_where}, field 'category': unknown information category "
+                f"{item_category!r}; use one of {', '.join(INFORMATION_CATEGORIES)}"
+            )
+        items.append(ChecklistItem(item_id, _text(item, "question", item_where), item_category))
+    return CarryOnQuery(
+        id=query_id,
+        category=category,
+        query=_text(record, "query", where),
+        intent=_text(record, "intent", where),
+        checklist=tuple(items),
+        subcategory=str(record.get("subcategory") or ""),
+    )
+
+
+def parse_queries(records: Iterable[tuple[str, Any]]) -> list[CarryOnQuery]:
+    """Validate `(where, record)` pairs and reject duplicate query ids."""
+    queries: list[CarryOnQuery] = []
+    first_seen: dict[str, str] = {}
+    for where, record in records:
+        query = parse_query(record, where)
+        if query.id in first_seen:
+            raise CarryOnDataError(
+                f"{where} (id {query.id!r}), field 'id': duplicate query id {query.id!r} "
+                f"(first at {first_seen[query.id]})"
+            )
+        first_seen[query.id] = where
+        queries.append(query)
+    if not queries:
+        raise CarryOnDataError("no CarryOnBench records found")
+    return queries
+
+
+def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise CarryOnDataError(f"{path}: cannot read: {error}") from error
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield f"{path}: record {number}", json.loads(line)
+        except json.JSONDecodeError as error:
+            raise CarryOnDataError(
+                f"{path}: record {number}: not valid JSON ({error.msg})"
+            ) from error
+
+
+def _hub_records(dataset_id: str, revision: str | None, split: str) -> Iterable[tuple[str, Any]]:
+    if not revision:
+        raise CarryOnDataError(
+            f"hub dataset {dataset_id!r} needs a pinned revision (-T revision=<commit sha>) "
+            "so that runs are reproducible"
+        )
+    from datasets import load_dataset  # noqa: PLC0415 (lazy: only hub users pay for it)
+
+    rows = load_dataset(dataset_id, revision=revision, split=split)
+    for index, row in enumerate(rows):
+        yield f"{dataset_id}@{revision}[{split}]: record {index + 1}", row
+
+
+HUB_PREFIX = "hf:"
+
+
+def load_queries(
+    data: str | Path | None = None, revision: str | None = None, split: str = "train"
+) -> list[CarryOnQuery]:
+    """Load and validate CarryOnBench queries.
+
+    Args:
+        data: None for the shipped data; a path to a JSONL file in the same schema; or
+            `hf:<owner>/<name>` for a hub dataset (then `revision` is required).
+        revision: the hub revision (commit sha or tag) to pin.
+        split: the hub split.
+    """
+    if data is None:
+        return parse_queries(_jsonl_records(shipped_data_dir("carryon") / QUERIES_FILE))
+    if isinstance(data, str) and data.startswith(HUB_PREFIX):
+        return parse_queries(_hub_records(data.removeprefix(HUB_PREFIX), revision, split))
+    return parse_queries(_jsonl_records(Path(data)))
