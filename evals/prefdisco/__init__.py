@@ -1,0 +1,17 @@
+"""The `prefdisco` task family (the task itself is still to come; data loading is here)."""
+
+from heedbench.evals.prefdisco.dataset import (
+    PrefDiscoDataError,
+    PrefDiscoRecord,
+    load_records,
+)
+from heedbench.evals.prefdisco.sources import SOURCES, Problem, normalise_problem
+
+__all__ = [
+    "SOURCES",
+    "PrefDiscoDataError",
+    "PrefDiscoRecord",
+    "Problem",
+    "load_records",
+    "normalise_problem",
+]
