@@ -88,3 +88,21 @@ def test_hub_path_reads_the_same_schema(tmp_path: Path, monkeypatch: pytest.Monk
     ):
         write(folder, [record(category="spam")], "train.jsonl")
         load_queries(f"hf:{folder}", revision="main")
+
+
+def test_shipped_data_meets_the_counts() -> None:
+    queries = load_queries()
+    assert len(queries) >= 200
+    by_category: dict[str, int] = {}
+    for query in queries:
+        by_category[query.category] = by_category.get(query.category, 0) + 1
+        assert 5 <= len(query.checklist) <= 15
+        assert all(item.question.startswith("Does the response") for item in query.checklist)
+    assert set(by_category) == {
+        "offensive_language",
+        "dangerous_topics",
+        "privacy",
+        "false_information",
+    }
+    assert max(by_category.values()) - min(by_category.values()) <= 2
+    assert len({query.query for query in queries}) == len(queries)
