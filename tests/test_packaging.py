@@ -46,6 +46,7 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/contexts.jsonl" in names
     assert "heedbench/data/choice/objects.json" in names
     assert "heedbench/data/carryon/queries.jsonl" in names
+    assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
     assert "heedbench/evals/choice/task.py" in names
     assert "heedbench/solvers/choice/relation.py" in names
     assert "heedbench/scorers/choice/metrics.py" in names

@@ -117,3 +117,16 @@ def test_a_folder_in_the_release_layout(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     write(folder, [record()])
     assert len(load_records("mmlu", data=tmp_path)) == 1
+
+
+@pytest.mark.parametrize("source", ["math", "medqa", "socialiqa", "mmlu"])
+def test_shipped_sample(source: str) -> None:
+    records = load_records(source)
+    assert len(records) == 30
+    assert len({r.problem_id for r in records}) == 30
+    for r in records:
+        assert r.problem.answer
+        assert abs(sum(c.weight for c in r.criteria) - 1) <= 0.05
+        assert {c.preference for c in r.criteria} == set(r.preferences)
+        if source != "math":
+            assert r.problem.answer in r.problem.options
