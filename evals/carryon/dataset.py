@@ -3,12 +3,12 @@
 Every record is validated before any model is called; errors name file, record and field.
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
+from heedbench.jsonl import jsonl_records
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.carryon.categories import InformationCategory, SafetyCategory
 
@@ -110,22 +110,6 @@ def parse_queries(records: Iterable[tuple[str, Any]]) -> list[CarryOnQuery]:
     return queries
 
 
-def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise CarryOnDataError(f"{path}: cannot read: {error}") from error
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            yield f"{path}: record {number}", json.loads(line)
-        except json.JSONDecodeError as error:
-            raise CarryOnDataError(
-                f"{path}: record {number}: not valid JSON ({error.msg})"
-            ) from error
-
-
 def _hub_records(dataset_id: str, revision: str | None, split: str) -> Iterable[tuple[str, Any]]:
     if not revision:
         raise CarryOnDataError(
@@ -142,6 +126,10 @@ def _hub_records(dataset_id: str, revision: str | None, split: str) -> Iterable[
 HUB_PREFIX = "hf:"
 
 
+def _jsonl(path: Path) -> Iterable[tuple[str, Any]]:
+    return ((where, record) for _, where, record in jsonl_records(path, CarryOnDataError))
+
+
 def load_queries(
     data: str | Path | None = None, revision: str | None = None, split: str = "train"
 ) -> list[CarryOnQuery]:
@@ -154,7 +142,7 @@ def load_queries(
         split: the hub split.
     """
     if data is None:
-        return parse_queries(_jsonl_records(shipped_data_dir("carryon") / QUERIES_FILE))
+        return parse_queries(_jsonl(shipped_data_dir("carryon") / QUERIES_FILE))
     if isinstance(data, str) and data.startswith(HUB_PREFIX):
         return parse_queries(_hub_records(data.removeprefix(HUB_PREFIX), revision, split))
-    return parse_queries(_jsonl_records(Path(data)))
+    return parse_queries(_jsonl(Path(data)))

@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from heedbench.jsonl import jsonl_records
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
 
@@ -125,20 +126,9 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
 
 def load_contexts(path: Path, objects: list[str]) -> list[ChoiceContext]:
     """Read and validate `contexts.jsonl`, one context per line."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise ChoiceDataError(f"{path}: cannot read contexts: {error}") from error
     contexts: list[ChoiceContext] = []
     ids: dict[str, int] = {}
-    for line_number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path}: record {line_number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ChoiceDataError(f"{where}: not valid JSON ({error.msg})") from error
+    for line_number, where, record in jsonl_records(path, ChoiceDataError):
         context = parse_context(record, where, objects)
         if context.id in ids:
             raise ChoiceDataError(

@@ -3,13 +3,13 @@
 Records are validated before any model is called; errors name file, record and field.
 """
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from heedbench.evals.prefdisco.sources import SOURCES, Problem, normalise_problem
+from heedbench.jsonl import jsonl_records
 from heedbench.paths import shipped_data_dir
 
 HUB_REPO = "stellalisy/prefq-bench"
@@ -149,20 +149,6 @@ def parse_records(lines: Iterable[tuple[str, Any]], source: str) -> list[PrefDis
     return records
 
 
-def read_jsonl(path: Path) -> Iterable[tuple[str, Any]]:
-    """`(where, record)` for each non-blank line of a JSONL file."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise PrefDiscoDataError(f"{path}: cannot read: {error}") from error
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            try:
-                yield f"{path}: record {number}", json.loads(line)
-            except json.JSONDecodeError as error:
-                raise PrefDiscoDataError(f"{path}: record {number}: not valid JSON") from error
-
-
 def release_path(source: str, variant: Variant) -> str:
     """The file of one source in the public release's layout."""
     check_source(source)
@@ -197,7 +183,8 @@ def load_records(
         path = Path(data)
         if path.is_dir():
             path = path / relative
-    return parse_records(read_jsonl(path), source)
+    lines = jsonl_records(path, PrefDiscoDataError)
+    return parse_records(((where, record) for _, where, record in lines), source)
 
 
 def _download(relative: str, revision: str | None) -> Path:
