@@ -1,5 +1,6 @@
-"""PrefDisco measurements (the PrefAlign judge is still to come)."""
+"""PrefDisco measurements: PrefAlign arithmetic and judging (the Inspect scorer is to come)."""
 
 from heedbench.scorers.prefdisco.alignment import normalized_alignment, prefalign
+from heedbench.scorers.prefdisco.judge import CriterionScores, JudgeMode, score_criteria
 
-__all__ = ["normalized_alignment", "prefalign"]
+__all__ = ["CriterionScores", "JudgeMode", "normalized_alignment", "prefalign", "score_criteria"]
