@@ -27,6 +27,20 @@ class JudgementError(ValueError):
     """A judge reply that parsed as JSON but does not hold a usable judgement."""
 
 
+def read_scale(value: Any, name: str = "score", low: int = 1, high: int = 5) -> int:
+    """An integer rating in [low, high] from a number or numeric string, else JudgementError."""
+    problem = JudgementError(f"'{name}' must be an integer {low}-{high}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float | str):
+        raise problem
+    try:
+        number = float(value)
+    except ValueError as error:
+        raise problem from error
+    if number != int(number) or not low <= number <= high:
+        raise problem
+    return int(number)
+
+
 @dataclass
 class JudgeResult(Generic[T]):
     """The parsed judgement, or None with the reason it could not be had."""
