@@ -1,4 +1,4 @@
-"""CarryOnBench conversation flows (the simulated-user solver is still to come)."""
+"""CarryOnBench conversation flows, move prompts and user-text cleaning (solver to come)."""
 
 from heedbench.solvers.carryon.flows import (
     CONTENTFUL_MOVES,
@@ -9,15 +9,19 @@ from heedbench.solvers.carryon.flows import (
     is_valid_flow,
     valid_flows,
 )
+from heedbench.solvers.carryon.prompts import follow_up_prompt
 from heedbench.solvers.carryon.sampling import flow_strata, sample_flows
+from heedbench.solvers.carryon.user_text import clean_user_text
 
 __all__ = [
     "CONTENTFUL_MOVES",
     "INTENT_REVEALING_MOVES",
     "MOVES",
     "NON_CONTENTFUL_MOVES",
+    "clean_user_text",
     "flow_condition",
     "flow_strata",
+    "follow_up_prompt",
     "is_valid_flow",
     "sample_flows",
     "valid_flows",
