@@ -92,11 +92,15 @@ def normalised_kendall_penalty(
     user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]], p: float = 0.5
 ) -> float:
     """K(p) divided by the number of unordered pairs n(n−1)/2, so contexts of any size compare."""
-    n = len(rank_map(user))
-    pairs = n * (n - 1) / 2
+    pairs = unordered_pairs(len(rank_map(user)))
     if pairs == 0:
         return math.nan
     return kendall_penalty(user, chosen, p) / pairs
+
+
+def unordered_pairs(n: int) -> int:
+    """n(n−1)/2, the number of unordered pairs of n objects: the scale of K(p)."""
+    return n * (n - 1) // 2
 
 
 def _sign(value: int) -> int:

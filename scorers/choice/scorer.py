@@ -12,6 +12,7 @@ from heedbench.scorers.choice.metrics import (
     kendall_penalty,
     spo,
     spo_of_relation,
+    unordered_pairs,
 )
 from heedbench.scorers.metrics import total
 from heedbench.solvers.choice.solver import ChoiceRun
@@ -77,7 +78,7 @@ def choice_alignment(p: float = 0.5) -> Scorer:
                 value.update(
                     spo=detail["spo"],
                     kendall=detail["kendall"],
-                    kendall_norm=detail["kendall"] / (n * (n - 1) / 2) if n > 1 else NAN,
+                    kendall_norm=detail["kendall"] / unordered_pairs(n) if n > 1 else NAN,
                     indifference_sets=float(len(run.chosen)),
                 )
         return Score(
