@@ -8,15 +8,22 @@ from heedbench.scorers.choice import (
     spo,
     spo_of_relation,
 )
-from heedbench.scorers.prefdisco import normalized_alignment, prefalign
+from heedbench.scorers.prefdisco import (
+    math_equal,
+    normalized_alignment,
+    prefalign,
+    prefdisco_scorer,
+)
 
 __all__ = [
     "choice_alignment",
     "cumulative_utility",
     "kendall_penalty",
+    "math_equal",
     "normalised_kendall_penalty",
     "normalized_alignment",
     "prefalign",
+    "prefdisco_scorer",
     "redundancy",
     "spo",
     "spo_of_relation",

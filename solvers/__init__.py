@@ -7,12 +7,15 @@ from heedbench.solvers.choice import (
     pairwise_score_order,
     tie_aware_merge_sort,
 )
+from heedbench.solvers.prefdisco import parse_turn, prefdisco_solver
 
 __all__ = [
     "choice_solver",
     "is_valid_flow",
     "pairwise_scc_order",
     "pairwise_score_order",
+    "parse_turn",
+    "prefdisco_solver",
     "tie_aware_merge_sort",
     "valid_flows",
 ]

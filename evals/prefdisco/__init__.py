@@ -1,4 +1,4 @@
-"""The `prefdisco` task family (the task itself is still to come; data loading is here)."""
+"""The `prefdisco` task family: data loading (the task is in `heedbench.evals.prefdisco.task`)."""
 
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoDataError,

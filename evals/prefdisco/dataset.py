@@ -3,7 +3,8 @@
 Records are validated before any model is called; errors name file, record and field.
 """
 
-from collections.abc import Iterable, Mapping
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -195,3 +196,31 @@ def _download(relative: str, revision: str | None) -> Path:
     from huggingface_hub import hf_hub_download  # noqa: PLC0415 (lazy: hub users only)
 
     return Path(hf_hub_download(HUB_REPO, relative, repo_type="dataset", revision=revision))
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_records(
+    sources: tuple[str, ...], variant: Variant, data: str | None, revision: str | None
+) -> dict[str, PrefDiscoRecord]:
+    return {
+        record_key(record.source, record.problem_id): record
+        for source in sources
+        for record in load_records(source, variant, data, revision)
+    }
+
+
+def record_key(source: str, problem_id: str) -> str:
+    """How a sample finds its record (problem ids repeat across sources)."""
+    return f"{source}/{problem_id}"
+
+
+def record_index(
+    sources: Sequence[str], variant: Variant = "1k", data: str | None = None,
+    revision: str | None = None,
+) -> dict[str, PrefDiscoRecord]:  # fmt: skip
+    """`record_key` → record for the sources; loaded once per process.
+
+    The task, solver and scorer each take the same few load parameters (cheap to log, enough
+    to re-score a log later) instead of passing records around, and share one loaded copy.
+    """
+    return _cached_records(tuple(sources), variant, data, revision)

@@ -1,6 +1,18 @@
-"""PrefDisco measurements: PrefAlign arithmetic and judging (the Inspect scorer is to come)."""
+"""PrefDisco measurements: PrefAlign, correctness, normalized alignment and the scorer."""
 
 from heedbench.scorers.prefdisco.alignment import normalized_alignment, prefalign
+from heedbench.scorers.prefdisco.correctness import extract_choice, extract_math
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
+from heedbench.scorers.prefdisco.mathnorm import math_equal
+from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 
-__all__ = ["JudgeMode", "normalized_alignment", "prefalign", "score_criteria"]
+__all__ = [
+    "JudgeMode",
+    "extract_choice",
+    "extract_math",
+    "math_equal",
+    "normalized_alignment",
+    "prefalign",
+    "prefdisco_scorer",
+    "score_criteria",
+]

@@ -1,0 +1,170 @@
+"""`heedbench/prefdisco`: does a model discover a new user's preferences by asking?"""
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, get_args
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model._model import active_model
+
+from heedbench.evals.prefdisco.dataset import (
+    FIVE_K_SOURCES,
+    PrefDiscoDataError,
+    PrefDiscoRecord,
+    Variant,
+    record_index,
+    release_path,
+)
+from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.paths import shipped_data_dir
+from heedbench.scorers.prefdisco.judge import JudgeMode
+from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
+from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
+from heedbench.solvers.prefdisco.solver import check_roles, prefdisco_solver
+
+CONDITIONS = ("baseline", "discovery", "oracle")
+MAX_FIXED_QUESTIONS = 20
+
+
+def _choice(name: str, value: Any, allowed: Sequence[str]) -> str:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
+    return str(value)
+
+
+def _positive_int(name: str, value: Any, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
+        raise ValueError(f"{name} must be an integer from 1 to {high}; got {value!r}")
+    return value
+
+
+def resolve_conditions(condition: str) -> tuple[str, ...]:
+    """The conditions a run covers: one, or all three on the same records."""
+    _choice("condition", condition, (*CONDITIONS, "all"))
+    return CONDITIONS if condition == "all" else (condition,)
+
+
+def resolve_sources(source: str, variant: str, data: str | None) -> tuple[str, ...]:
+    """`all` → every source present where the data lives (shipped sample, folder or hub)."""
+    if source != "all":
+        _choice("source", source, (*SOURCES, "all"))
+        return (source,)
+    candidates = FIVE_K_SOURCES if variant == "5k" else SOURCES
+    if data == "hub":
+        return candidates
+    if data is not None and not Path(data).is_dir():
+        raise ValueError("source=all needs a release-layout folder, the shipped sample or hub")
+    root = shipped_data_dir("prefdisco") if data is None else Path(data)
+    present = tuple(s for s in candidates if (root / release_path(s, variant)).is_file())  # type: ignore[arg-type]
+    if not present:
+        raise PrefDiscoDataError(f"no {variant} source files under {root}")
+    return present
+
+
+def samples(records: Sequence[PrefDiscoRecord], conditions: Sequence[str], user_type: str,
+            prefix_source: bool) -> list[Sample]:  # fmt: skip
+    """One sample per record × condition, record-major so `--limit 3k` keeps whole triples."""
+    out = []
+    for record in records:
+        persona_id = str(record.persona.get("id") or record.problem_id)
+        for condition in conditions:
+            stem = f"{record.source}/{record.problem_id}" if prefix_source else record.problem_id
+            out.append(
+                Sample(
+                    id=f"{stem}/{condition}",
+                    input=TASK_REQUEST.format(task=record.problem.task_text()),
+                    target=record.problem.answer or "",
+                    metadata={
+                        "problem_id": record.problem_id,
+                        "source": record.source,
+                        "condition": condition,
+                        "persona_id": persona_id,
+                        "user_type": user_type,
+                        "answer_kind": record.problem.kind,
+                    },
+                )
+            )
+    return out
+
+
+@task
+def prefdisco(
+    *,
+    condition: str = "all",
+    source: str = "math",
+    variant: str = "1k",
+    data: str | None = None,
+    revision: str | None = None,
+    max_turns: int = 5,
+    user_type: str = "passive",
+    fixed_questions: int | None = None,
+    judge: str = "batched",
+    allow_self_roles: bool = False,
+) -> Task:
+    """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
+
+    Args:
+        condition: baseline (task alone), discovery (may ask the simulated user first),
+            oracle (profile given up front) or all (the three on the same records, which gives
+            normalized alignment).
+        source: one of math, aime, medqa, commonsenseqa, socialiqa, logiqa, simpleqa, mascqa,
+            scienceqa, mmlu, or all (every source present in the data).
+        variant: 1k or 5k (the public release's two sizes; 5k covers aime, commonsenseqa,
+            medqa, socialiqa).
+        data: unset for the shipped offline sample; a JSONL file or a release-layout folder;
+            or "hub" for stellalisy/prefq-bench (needs revision).
+        revision: hub commit to pin (required with data=hub).
+        max_turns: questions the model may ask in discovery before the answer is requested.
+        user_type: passive (minimal answers, a preference only when asked about it) or
+            collaborative (volunteers relevant context).
+        fixed_questions: make the model ask exactly this many questions (the paper uses 2, 4,
+            8); overrides max_turns.
+        judge: PrefAlign grading: batched (all criteria in one grader call; default, about 20
+            times fewer calls) or per_criterion (one call per criterion, as in the paper).
+        allow_self_roles: let the evaluated model play an unbound user/grader role itself.
+    """
+    conditions = resolve_conditions(condition)
+    _choice("variant", variant, get_args(Variant))
+    _choice("user_type", user_type, get_args(UserType))
+    _choice("judge", judge, get_args(JudgeMode))
+    _positive_int("max_turns", max_turns, 50)
+    if fixed_questions is not None:
+        _positive_int("fixed_questions", fixed_questions, MAX_FIXED_QUESTIONS)
+    if not isinstance(allow_self_roles, bool):
+        raise ValueError(f"allow_self_roles must be true or false; got {allow_self_roles!r}")
+    if data == "hub" and not revision:
+        raise ValueError("data=hub needs a pinned revision: -T revision=<commit sha>")
+    roles = ("user", "grader") if "discovery" in conditions else ("grader",)
+    if active_model() is not None:
+        # Built by `inspect eval` (roles are bound by now): fail before loading any data.
+        check_roles(roles, allow_self_roles)
+    sources = resolve_sources(source, variant, data)
+    load = {"sources": list(sources), "variant": variant, "data": data, "revision": revision}
+    records = list(record_index(**load).values())  # type: ignore[arg-type]
+    return Task(
+        dataset=MemoryDataset(
+            samples(records, conditions, user_type, prefix_source=len(sources) > 1),
+            name=f"prefdisco-{source}-{variant}",
+        ),
+        solver=prefdisco_solver(
+            **load,  # type: ignore[arg-type]
+            roles=roles,
+            max_turns=max_turns,
+            user_type=user_type,
+            fixed_questions=fixed_questions,
+            allow_self_roles=allow_self_roles,
+        ),
+        scorer=prefdisco_scorer(**load, judge_mode=judge, allow_self_roles=allow_self_roles),  # type: ignore[arg-type]
+        version="1.0.0",
+        metadata={
+            "family": "prefdisco",
+            "conditions": list(conditions),
+            "sources": list(sources),
+            "variant": variant,
+            "user_type": user_type,
+            "max_turns": max_turns,
+            "fixed_questions": fixed_questions,
+            "judge": judge,
+        },
+    )

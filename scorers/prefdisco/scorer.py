@@ -1,0 +1,137 @@
+"""The PrefDisco scorer: PrefAlign, correctness and questions asked, per final response.
+
+Score value (flat, so Inspect reduces it per key): `prefalign` (1–5), `correct` (1/0) and
+`questions`. A key the grader could not settle is NaN and its reason is in the metadata
+under `unscored`: never a pass, never a fail.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
+
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
+
+from heedbench.evals.prefdisco.dataset import Variant, record_index, record_key
+from heedbench.scorers.judge import RubricJudgement, role_model
+from heedbench.scorers.prefdisco.alignment import prefalign
+from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
+from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
+from heedbench.scorers.prefdisco.metrics import (
+    condition_mean,
+    condition_stderr,
+    discovery_below_baseline,
+    normalized_alignment_metric,
+)
+from heedbench.solvers.prefdisco.solver import GRADER_CONFIG, PrefDiscoRun
+
+
+@scorer(
+    name="prefdisco",
+    metrics={
+        "prefalign": [
+            mean(),
+            stderr(),
+            condition_mean(),
+            condition_stderr(),
+            normalized_alignment_metric(),
+            discovery_below_baseline(),
+        ],
+        "correct": [
+            mean(),
+            stderr(),
+            condition_mean(),
+            condition_stderr(),
+        ],
+        "questions": [condition_mean(), condition_stderr()],
+    },
+)
+def prefdisco_scorer(
+    *,
+    sources: Sequence[str],
+    variant: Variant = "1k",
+    data: str | None = None,
+    revision: str | None = None,
+    judge_mode: JudgeMode = "batched",
+    allow_self_roles: bool = False,
+) -> Scorer:
+    """Grade each final response on its persona's rubric and check its answer.
+
+    Args:
+        sources: the sources whose records the samples come from (see `record_index`).
+        variant: the release variant of those records.
+        data: where the records come from (as the task's `data`).
+        revision: the hub revision, when `data` is "hub".
+        judge_mode: "per_criterion" (one grader call per criterion) or "batched".
+        allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        run = state.store_as(PrefDiscoRun)
+        if not run.condition:
+            return Score.unscored(
+                reason="scoring_failed", explanation="the prefdisco solver did not run"
+            )
+        grader = role_model("grader", allow_evaluated_model=allow_self_roles, config=GRADER_CONFIG)
+        records = record_index(sources, variant, data, revision)
+        record = records[record_key(state.metadata["source"], state.metadata["problem_id"])]
+        response = run.final_response
+        results = await collect(
+            score_criteria(grader, record.criteria, record.preferences, response, judge_mode),
+            check_correctness(record.problem, response, grader),
+        )
+        judgement = cast(RubricJudgement[int], results[0])
+        correctness = cast(Correctness, results[1])
+        weights = {c.preference: c.weight for c in record.criteria}
+        scores = {name: None if s is None else float(s) for name, s in judgement.values.items()}
+        alignment = prefalign(scores, weights)
+        unscored: dict[str, str] = {}
+        if alignment is None:
+            unscored["prefalign"] = "; ".join(
+                f"{name}: {reason}" for name, reason in judgement.failures.items()
+            )
+        if correctness.value is None:
+            unscored["correct"] = correctness.reason or "no verdict"
+        value: dict[str, Any] = {
+            "prefalign": math.nan if alignment is None else alignment,
+            "correct": math.nan if correctness.value is None else correctness.value,
+            "questions": run.questions,
+        }
+        return Score(
+            value=value,
+            answer=response,
+            explanation=_explain(run, value, unscored),
+            metadata={
+                "condition": run.condition,
+                "judge_mode": judge_mode,
+                "criterion_scores": judgement.values,
+                "criterion_weights": weights,
+                "criterion_failures": judgement.failures,
+                "grader_calls": judgement.calls + correctness.grader_calls,
+                "correctness": correctness.detail(),
+                "exchanges": run.exchanges,
+                "reminders": run.reminders,
+                "pushbacks": run.pushbacks,
+                "final_requested": run.final_requested,
+                "user_regenerations": run.user_regenerations,
+                "user_fallbacks": run.user_fallbacks,
+                "protocol_notes": run.notes,
+                "unscored": unscored,
+            },
+        )
+
+    return score
+
+
+def _explain(run: PrefDiscoRun, value: Mapping[str, Any], unscored: Mapping[str, str]) -> str:
+    parts = [run.condition]
+    alignment, correct = value["prefalign"], value["correct"]
+    parts.append("PrefAlign unscored" if math.isnan(alignment) else f"PrefAlign {alignment:.2f}")
+    parts.append("correctness unscored" if math.isnan(correct) else f"correct {int(correct)}")
+    if run.condition == "discovery":
+        parts.append(f"{run.questions} question(s)")
+    text = ", ".join(parts)
+    if unscored:
+        text += " — unscored: " + "; ".join(f"{k}: {v}" for k, v in unscored.items())
+    return text

@@ -1,0 +1,89 @@
+"""Scripted evaluated model, simulated user and grader for offline prefdisco runs."""
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from inspect_ai.model import Model
+
+from heedbench.testing import scripted_model
+
+DISCOVERY = "never talked to before"
+ORACLE = "one particular person"
+GRADES = {"baseline": 2, "discovery": 3, "oracle": 4}
+
+
+def condition_of(prompt: str) -> str:
+    if DISCOVERY in prompt:
+        return "discovery"
+    return "oracle" if ORACLE in prompt else "baseline"
+
+
+def asked(prompt: str) -> int:
+    """Questions the model has asked so far (its own messages open with the marker)."""
+    return len(re.findall(r"^\**QUESTION", prompt, re.MULTILINE | re.IGNORECASE))
+
+
+def final(prompt: str, answer: str = "The answer is \\boxed{7}.") -> str:
+    return f"[{condition_of(prompt)}] {answer}"
+
+
+def asks(k: int, answer: str = "The answer is \\boxed{7}.") -> Callable[[str], str]:
+    """A model that asks k questions in discovery, then answers."""
+
+    def reply(prompt: str) -> str:
+        if condition_of(prompt) != "discovery":
+            return final(prompt, answer)
+        if asked(prompt) < k and "complete final answer" not in prompt:
+            return f"QUESTION: How much detail do you want? (question {asked(prompt) + 1})"
+        return "FINAL ANSWER: " + final(prompt, answer)
+
+    return reply
+
+
+@dataclass
+class Calls:
+    """Prompts each scripted model received."""
+
+    model: list[str] = field(default_factory=list)
+    user: list[str] = field(default_factory=list)
+    grader: list[str] = field(default_factory=list)
+
+
+def grader_reply(prompt: str, grades: dict[str, int] | None = None) -> str:
+    """Score 2/3/4 by the condition tag in the response; every answer is correct."""
+    if "reaches the correct final answer" in prompt:
+        return '{"correct": true, "justification": "same"}'
+    grades = grades or GRADES
+    tag = re.search(r"\[(baseline|discovery|oracle)\]", prompt)
+    score = grades[tag.group(1)] if tag else 1
+    count = len(re.findall(r"^Criterion \d+:", prompt, re.MULTILINE))
+    if count:
+        return json.dumps({"scores": {str(i): score for i in range(1, count + 1)}})
+    return json.dumps({"score": score})
+
+
+def models(
+    model: Callable[[str], str],
+    user: Callable[[str], str] = lambda prompt: "Keep it short.",
+    grader: Callable[[str], str] = grader_reply,
+    calls: Calls | None = None,
+) -> tuple[Model, dict[str, Model]]:
+    """The evaluated model and the role bindings, recording every prompt into `calls`."""
+    calls = calls if calls is not None else Calls()
+
+    def recorded(log: list[str], reply: Callable[[str], str]) -> Callable[[str], str]:
+        def inner(prompt: str) -> str:
+            log.append(prompt)
+            return reply(prompt)
+
+        return inner
+
+    return (
+        scripted_model(recorded(calls.model, model), "model"),
+        {
+            "user": scripted_model(recorded(calls.user, user), "user"),
+            "grader": scripted_model(recorded(calls.grader, grader), "grader"),
+        },
+    )

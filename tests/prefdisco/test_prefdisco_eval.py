@@ -1,0 +1,323 @@
+"""End-to-end `prefdisco` runs with scripted models, offline: data -> solver -> scorer -> log."""
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval
+from inspect_ai._util.registry import registry_info
+from inspect_ai.log import EvalLog, EvalSample
+
+from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.paths import shipped_data_dir
+from heedbench.scorers.judge import RoleNotBoundError
+from heedbench.solvers.prefdisco.prompts import USER_STYLES
+from tests.prefdisco.scripted import Calls, asks, final, grader_reply, models
+
+MATH_RECORDS = 3  # the first three records: `--limit 9` keeps whole triples
+
+
+def run(
+    tmp_path: Path, model: Any, *, calls: Calls | None = None, limit: int = 3 * MATH_RECORDS,
+    user: Any = None, grader: Any = grader_reply, **params: Any,
+) -> EvalLog:  # fmt: skip
+    extra = {"user": user} if user is not None else {}
+    evaluated, roles = models(model, grader=grader, calls=calls, **extra)
+    log = eval(
+        prefdisco(**params),
+        model=evaluated,
+        model_roles=roles,
+        limit=limit,
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success", log.error
+    return log
+
+
+def metric(log: EvalLog, key: str, name: str) -> float:
+    assert log.results is not None
+    score = next(s for s in log.results.scores if s.name == key)
+    for metric_name, value in score.metrics.items():
+        if metric_name == name or metric_name.endswith(f"/{name}"):
+            return value.value
+    raise KeyError(f"{key}: {name} not in {list(score.metrics)}")
+
+
+def samples(log: EvalLog, condition: str | None = None) -> list[EvalSample]:
+    return [
+        s for s in log.samples or [] if condition is None or s.metadata["condition"] == condition
+    ]
+
+
+def score_of(sample: EvalSample) -> tuple[dict[str, Any], dict[str, Any]]:
+    assert sample.scores is not None
+    score = sample.scores["prefdisco"]
+    assert isinstance(score.value, dict) and score.metadata is not None
+    return score.value, score.metadata
+
+
+def test_normalized_alignment_from_a_hand_checkable_run(tmp_path: Path) -> None:
+    # Grader: 2 for baseline, 3 for discovery, 4 for oracle -> 100 (3 - 2) / (4 - 2) = 50.
+    log = run(tmp_path, asks(2))
+    assert metric(log, "prefalign", "condition_mean_baseline") == pytest.approx(2.0)
+    assert metric(log, "prefalign", "condition_mean_discovery") == pytest.approx(3.0)
+    assert metric(log, "prefalign", "condition_mean_oracle") == pytest.approx(4.0)
+    assert metric(log, "prefalign", "normalized_alignment") == pytest.approx(50.0)
+    assert metric(log, "prefalign", "discovery_below_baseline") == 0.0
+    assert metric(log, "questions", "condition_mean_discovery") == 2.0
+    assert metric(log, "questions", "condition_mean_baseline") == 0.0
+    assert metric(log, "correct", "condition_mean_oracle") == 1.0  # problem 0 (3 personas): 7
+
+
+def test_sample_design(tmp_path: Path) -> None:
+    log = run(tmp_path, asks(1))
+    ids = [str(s.id) for s in samples(log)]
+    assert len(ids) == len(set(ids)) == 9
+    sample = next(s for s in samples(log) if str(s.id).endswith("/discovery"))
+    assert str(sample.id) == f"{sample.metadata['problem_id']}/discovery"
+    assert {"problem_id", "source", "condition", "persona_id", "user_type"} <= set(sample.metadata)
+    assert sample.metadata["problem_id"].endswith(sample.metadata["persona_id"])
+    value, meta = score_of(sample)
+    assert set(value) == {"prefalign", "correct", "questions"}
+    assert meta["exchanges"] == [
+        {"question": "How much detail do you want? (question 1)", "answer": "Keep it short."}
+    ]
+    assert meta["correctness"]["method"] == "math_equivalence"
+    assert len(meta["criterion_scores"]) == len(meta["criterion_weights"]) > 0
+    assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
+
+
+def test_baseline_sees_the_task_alone_and_oracle_the_profiles(tmp_path: Path) -> None:
+    calls = Calls()
+    run(tmp_path, asks(0), calls=calls, limit=3)
+    baseline = next(p for p in calls.model if "one particular person" not in p)
+    oracle = next(p for p in calls.model if "one particular person" in p)
+    assert baseline.startswith("Could you help me with this task?")
+    assert "importance" in oracle and "Name:" in oracle
+    assert calls.user == []
+
+
+def test_model_that_answers_at_once(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(0), calls=calls, condition="discovery", limit=MATH_RECORDS)
+    for sample in samples(log):
+        value, meta = score_of(sample)
+        assert value["questions"] == 0 and not meta["final_requested"]
+    assert calls.user == [] and len(calls.model) == MATH_RECORDS
+
+
+def test_model_that_asks_until_the_budget_runs_out(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(
+        tmp_path, asks(99), calls=calls, condition="discovery", max_turns=3, limit=MATH_RECORDS
+    )
+    for sample in samples(log):
+        value, meta = score_of(sample)
+        assert value["questions"] == 3 and meta["final_requested"]
+        assert value["prefalign"] == pytest.approx(3.0)  # the answer to the final request
+    assert len(calls.user) == 3 * MATH_RECORDS
+    assert len(calls.model) == 4 * MATH_RECORDS  # three questions and the final answer
+    assert metric(log, "questions", "condition_mean_discovery") == 3.0
+
+
+def test_unmarked_message_gets_one_reminder_then_counts_as_the_answer(tmp_path: Path) -> None:
+    log = run(tmp_path, final, condition="discovery", limit=1)
+    value, meta = score_of(samples(log)[0])
+    assert meta["reminders"] == 1 and value["questions"] == 0
+    assert "read as the final answer" in meta["protocol_notes"][0]
+    assert value["prefalign"] == pytest.approx(3.0)
+
+
+def test_decorated_markers_are_understood(tmp_path: Path) -> None:
+    def decorated(prompt: str) -> str:
+        if "never talked to before" not in prompt:
+            return final(prompt)
+        if "**Question:**" not in prompt:
+            return "**Question:** Do you like tables?"
+        return "  ## final answer - " + final(prompt)
+
+    log = run(tmp_path, decorated, condition="discovery", limit=1)
+    value, meta = score_of(samples(log)[0])
+    assert value["questions"] == 1 and meta["reminders"] == 0
+    assert meta["exchanges"][0]["question"] == "Do you like tables?"
+
+
+def test_fixed_questions_pushes_an_early_answer_back_into_asking(tmp_path: Path) -> None:
+    def eager(prompt: str) -> str:
+        # Answers straight away unless told to keep asking.
+        if "never talked to before" not in prompt:
+            return final(prompt)
+        if prompt.rstrip().endswith("starting with `QUESTION:`."):
+            return "QUESTION: Which level of detail?"
+        return "FINAL ANSWER: " + final(prompt)
+
+    calls = Calls()
+    log = run(tmp_path, eager, calls=calls, condition="discovery", fixed_questions=2, limit=1)
+    value, meta = score_of(samples(log)[0])
+    assert value["questions"] == 2 and meta["pushbacks"] == 2 and meta["final_requested"]
+    assert "exactly 2 questions" in calls.model[0]
+
+
+def test_fixed_questions_stops_at_k(tmp_path: Path) -> None:
+    log = run(tmp_path, asks(99), condition="discovery", fixed_questions=4, limit=1)
+    value, _ = score_of(samples(log)[0])
+    assert value["questions"] == 4
+
+
+@pytest.mark.parametrize("user_type", ["passive", "collaborative"])
+def test_user_types(tmp_path: Path, user_type: str) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(1), calls=calls, condition="discovery", user_type=user_type, limit=1)
+    assert USER_STYLES[user_type] in calls.user[0]
+    assert "How much detail do you want? (question 1)" in calls.user[0]
+    assert samples(log)[0].metadata["user_type"] == user_type
+
+
+def test_user_text_is_cleaned_and_regenerated_once_when_empty(tmp_path: Path) -> None:
+    replies = iter(["*shrugs*", 'User: "Short and casual."'])
+    log = run(tmp_path, asks(1), user=lambda prompt: next(replies), condition="discovery", limit=1)
+    _, meta = score_of(samples(log)[0])
+    assert meta["exchanges"][0]["answer"] == "Short and casual."
+    assert meta["user_regenerations"] == 1 and meta["user_fallbacks"] == 0
+
+
+def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Path) -> None:
+    def broken(prompt: str) -> str:
+        return "5 across the board" if "Criterion" in prompt else grader_reply(prompt)
+
+    log = run(tmp_path, asks(1), grader=broken, limit=3)
+    value, meta = score_of(samples(log)[0])
+    assert math.isnan(value["prefalign"]) and value["correct"] in (0.0, 1.0)
+    assert "failed after 3 attempts" in meta["unscored"]["prefalign"]
+    assert log.results is not None
+    prefalign = next(s for s in log.results.scores if s.name == "prefalign")
+    assert (prefalign.scored_samples, prefalign.unscored_samples) == (0, 3)
+    assert math.isnan(metric(log, "prefalign", "mean"))
+
+
+def test_per_criterion_judging_calls_the_grader_once_per_criterion(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(0), calls=calls, condition="baseline", judge="per_criterion", limit=1)
+    value, meta = score_of(samples(log)[0])
+    assert meta["grader_calls"] == len(meta["criterion_weights"]) == len(calls.grader)
+    assert value["prefalign"] == pytest.approx(2.0)
+
+
+def record_file(tmp_path: Path, source: str, original: dict[str, Any]) -> Path:
+    """The first shipped medqa record, its problem swapped for another source's row."""
+    lines = (shipped_data_dir("prefdisco") / "benchmark_1k/medqa/train.jsonl").read_text()
+    record = next(json.loads(x) for x in lines.splitlines() if '"personalized_problem"' in x)
+    record["original_problem"] = original
+    path = tmp_path / f"{source}.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    return path
+
+
+def test_multiple_choice_correctness_is_deterministic(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(0, "Answer: (B)"), calls=calls, source="medqa", limit=3)
+    for sample in samples(log):
+        value, meta = score_of(sample)
+        assert meta["correctness"]["method"] == "choice_letter"
+        assert value["correct"] == float(sample.target == "B")
+    assert not any("reaches the correct final answer" in p for p in calls.grader)
+
+
+def test_free_text_answers_go_to_the_grader(tmp_path: Path) -> None:
+    path = record_file(tmp_path, "simpleqa", {"problem": "Who wrote it?", "answer": "Ann Lee"})
+    calls = Calls()
+    log = run(tmp_path, asks(0, "Ann Lee."), calls=calls, source="simpleqa", data=str(path))
+    value, meta = score_of(samples(log)[0])
+    assert value["correct"] == 1.0 and meta["correctness"]["method"] == "grader"
+    assert any("Correct answer: Ann Lee" in p for p in calls.grader)
+
+
+def test_no_gold_label_is_unscored(tmp_path: Path) -> None:
+    row = {"question": "Where is a fork kept?", "answerKey": "",
+           "choices": {"label": ["A", "B"], "text": ["drawer", "sky"]}}  # fmt: skip
+    path = record_file(tmp_path, "commonsenseqa", row)
+    log = run(tmp_path, asks(0, "Answer: A"), source="commonsenseqa", data=str(path))
+    value, meta = score_of(samples(log)[0])
+    assert math.isnan(value["correct"]) and "no gold" in meta["unscored"]["correct"]
+    assert value["prefalign"] == pytest.approx(2.0)
+
+
+def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) -> None:
+    task = prefdisco(source="all", condition="baseline")
+    ids = [str(s.id) for s in task.dataset]
+    assert len(ids) == len(set(ids)) == 120
+    assert {s.metadata["source"] for s in task.dataset if s.metadata} == {
+        "math", "medqa", "mmlu", "socialiqa"
+    }  # fmt: skip
+    assert ids[0].startswith("math/problem_0_")
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"condition": "interview"}, "condition must be one of"),
+        ({"source": "gsm8k"}, "source must be one of"),
+        ({"variant": "10k"}, "variant must be one of"),
+        ({"variant": "5k"}, "5k variant covers only"),
+        ({"user_type": "chatty"}, "user_type must be one of"),
+        ({"judge": "vibes"}, "judge must be one of"),
+        ({"max_turns": 0}, "max_turns must be an integer"),
+        ({"fixed_questions": 0}, "fixed_questions must be an integer"),
+        ({"data": "hub"}, "pinned revision"),
+        ({"allow_self_roles": "yes"}, "allow_self_roles must be"),
+    ],
+)
+def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        prefdisco(**params)
+
+
+def test_unbound_roles_fail_before_the_evaluated_model_is_called(tmp_path: Path) -> None:
+    calls = Calls()
+    evaluated, roles = models(asks(1), calls=calls)
+    log = eval(
+        prefdisco(condition="discovery"),
+        model=evaluated,
+        model_roles={"grader": roles["grader"]},
+        limit=1,
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "error" and "--model-role user=" in str(log.error)
+    assert calls.model == []
+
+
+def test_unbound_roles_fail_when_inspect_builds_the_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # By name, as `inspect eval heedbench/prefdisco` does: Inspect binds the roles before it
+    # builds the task, so the task itself refuses to be built (no data loaded, no call made).
+    monkeypatch.chdir(tmp_path)  # so the name cannot be read as a path
+    name = registry_info(prefdisco).name  # "heedbench/prefdisco" once installed
+    calls = Calls()
+    evaluated, _ = models(asks(1), calls=calls)
+    with pytest.raises(RoleNotBoundError, match="--model-role user="):
+        eval(name, model=evaluated, limit=1, display="none", log_dir=str(tmp_path))
+    assert calls.model == []
+
+
+def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:
+    def both(prompt: str) -> str:
+        if "How well" in prompt or "grading" in prompt or "correct final answer" in prompt:
+            return grader_reply(prompt)
+        return asks(0)(prompt)
+
+    evaluated, _ = models(both)
+    log = eval(
+        prefdisco(condition="baseline", allow_self_roles=True),
+        model=evaluated,
+        limit=1,
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success"
+    value, _ = score_of(samples(log)[0])
+    assert value["prefalign"] == pytest.approx(2.0)
