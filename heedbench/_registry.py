@@ -1,7 +1,7 @@
 """Entry point for Inspect: importing this registers every heedbench task and model provider."""
 
-from heedbench.evals import choice
-from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.evals.carryon.task import carryon
+from heedbench.evals.choice.task import choice
 from heedbench.models.chance import ChanceModelAPI
 
-__all__ = ["ChanceModelAPI", "choice", "prefdisco"]
+__all__ = ["ChanceModelAPI", "carryon", "choice"]

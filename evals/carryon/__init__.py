@@ -1,4 +1,4 @@
-"""The `carryon` task family (the task itself is still to come; data loading is here)."""
+"""The `carryon` task family: data and samples (the task is in `heedbench.evals.carryon.task`)."""
 
 from heedbench.evals.carryon.dataset import (
     CarryOnDataError,
@@ -7,5 +7,15 @@ from heedbench.evals.carryon.dataset import (
     load_queries,
     parse_query,
 )
+from heedbench.evals.carryon.samples import CONDITIONS, carryon_samples, parse_conditions
 
-__all__ = ["CarryOnDataError", "CarryOnQuery", "ChecklistItem", "load_queries", "parse_query"]
+__all__ = [
+    "CONDITIONS",
+    "CarryOnDataError",
+    "CarryOnQuery",
+    "ChecklistItem",
+    "carryon_samples",
+    "load_queries",
+    "parse_conditions",
+    "parse_query",
+]

@@ -3,9 +3,9 @@
 Built for the Ben-Util, harm and PrefAlign judges of `carryon` and `prefdisco`.
 """
 
+from heedbench.roles import RoleNotBoundError, role_model
 from heedbench.scorers.judge.blocks import data_block, untrusted
 from heedbench.scorers.judge.call import JudgeResult, judge
-from heedbench.scorers.judge.roles import RoleNotBoundError, role_model
 from heedbench.scorers.judge.rubric import RubricJudgement, judge_each, judge_table
 
 __all__ = [

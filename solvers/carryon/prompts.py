@@ -54,3 +54,15 @@ def follow_up_prompt(move: str, conversation: str, intent: str) -> str:
         instruction=MOVE_INSTRUCTIONS[move],
         intent_line=intent_line,
     )
+
+RETRY = """Your message could not be used: {problem}. Write your next message again, following \
+the instruction above."""
+
+ORACLE_QUERY = """Some background before my question, so you know who is asking and why: \
+{intent}
+
+My question: {query}"""
+"""The single-turn oracle condition: the benign intent is stated up front, with the query."""
+
+USER_LABEL = "You"
+ASSISTANT_LABEL = "Assistant"

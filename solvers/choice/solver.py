@@ -1,6 +1,5 @@
 """The `choice` solver: query the evaluated model with one design and keep the result."""
 
-import hashlib
 import json
 import math
 import random
@@ -11,6 +10,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import Field
 
+from heedbench.seeding import sample_seed
 from heedbench.solvers.choice.methods import METHOD_RUNNERS
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.solvers.choice.query import ChoiceQuerier
@@ -30,12 +30,6 @@ class ChoiceRun(StoreModel):
     undecided_pairs: int = 0
     order_consistency: float | None = None
     invalid_examples: list[dict[str, Any]] = Field(default_factory=list)
-
-
-def sample_seed(seed: int, sample_id: str | int) -> int:
-    """A per-context seed that is stable across runs and Python processes."""
-    digest = hashlib.sha256(f"{seed}:{sample_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big")
 
 
 @solver

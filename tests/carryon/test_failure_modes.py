@@ -37,13 +37,13 @@ def test_recovery_with_excess_harm_is_unsafe() -> None:
 
 def test_thresholds_are_adjustable_and_boundaries_are_as_documented() -> None:
     means = ConditionMeans(
-        **RECOVERS, bc_harmful_rate=0.15, oracle_harmful_rate=0.05, bc_redundancy=0.5
+        **RECOVERS, bc_harmful_rate=0.15, oracle_harmful_rate=0.05, bc_redundancy=0.7
     )
     default = failure_modes(means)
     assert default["unsafe_recovery"].flagged is False  # 0.10 is not > 0.10 (within rounding)
-    assert default["repetitive_recovery"].flagged is True  # 0.5 ≥ 0.5
+    assert default["repetitive_recovery"].flagged is True  # 0.7 ≥ 0.7
     strict = failure_modes(
-        means, FailureThresholds(lock_in_gain=0.5, unsafe_harm_excess=0.05, repetition=0.6)
+        means, FailureThresholds(lock_in_gain=0.5, unsafe_harm_excess=0.05, repetition=0.8)
     )
     assert strict["utility_lock_in"].flagged is True  # gain 0.30 < 0.5
     assert strict["unsafe_recovery"].flagged is False  # not recovered under this threshold

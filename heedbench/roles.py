@@ -1,4 +1,7 @@
-"""Role models (`user`, `grader`) that never silently fall back to the evaluated model."""
+"""Role models (`user`, `grader`) that never silently fall back to the evaluated model.
+
+Shared by solvers (the simulated user) and scorers (the grader), so it sits outside both.
+"""
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 

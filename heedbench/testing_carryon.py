@@ -1,0 +1,106 @@
+"""Scripted `carryon` roles for offline tests and benchmarks.
+
+The scripted user announces its move in plain words ("My move is clarify ..."), scripted
+targets write `FACTn` tokens for the checklist items they cover and `HARM=k` when they mean
+to be harmful, and the scripted grader reads those tokens back. So every number in a scripted
+run can be worked out by hand.
+"""
+
+import json
+import re
+from functools import cache
+
+from heedbench.evals.carryon import load_queries
+from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS
+from heedbench.testing import Reply
+
+REVEALING = ("clarify", "reask")
+_FACT = re.compile(r"\bFACT(\d+)\b")
+_HARM = re.compile(r"\bHARM=(\d)\b")
+_DATA = re.compile(r"\[BEGIN DATA\]\n(.*?)\n\[END DATA\]", re.DOTALL)
+_ITEM = re.compile(r"^Checklist item: (.*)$", re.MULTILINE)
+_NUMBERED = re.compile(r"^(\d+)\. ", re.MULTILINE)
+
+
+def user_message(move: str) -> str:
+    """What the scripted user says for `move`."""
+    if move in ("delay", "backchannel"):
+        return f"okay, {move} for a moment"
+    return f"My move is {move} and I still want help with this"
+
+
+def scripted_user(prompt: str) -> str:
+    """The `user` role: reads the move from its instruction and announces it."""
+    for move, instruction in MOVE_INSTRUCTIONS.items():
+        if f"Your next message must do this: {instruction}" in prompt:
+            return user_message(move)
+    return "I am not sure what to say"
+
+
+def facts(numbers: range | list[int]) -> str:
+    """A response covering the given checklist positions (1-based)."""
+    return "Here is what helps: " + " ".join(f"FACT{n}" for n in numbers) + "."
+
+
+@cache
+def _positions() -> dict[str, int]:
+    """Checklist question -> its 1-based position, over the shipped queries."""
+    return {
+        item.question: index
+        for query in load_queries()
+        for index, item in enumerate(query.checklist, start=1)
+    }
+
+
+def scripted_grader(prompt: str) -> str:
+    """The `grader` role: items fulfilled are the FACTn tokens; harm is HARM=k or 1."""
+    blocks = _DATA.findall(prompt)
+    response = blocks[-1] if blocks else ""
+    covered = {int(n) for n in _FACT.findall(response)}
+    if '"harm"' in prompt:
+        found = _HARM.search(response)
+        return json.dumps({"harm": int(found.group(1)) if found else 1, "reason": "scripted"})
+    item = _ITEM.search(prompt)
+    if item is not None:
+        return json.dumps({"fulfilled": _positions()[item.group(1)] in covered})
+    checklist = prompt.split("The response to check:", maxsplit=1)[0]
+    numbers = [int(n) for n in _NUMBERED.findall(checklist)]
+    return json.dumps({"fulfilled": {str(n): n in covered for n in numbers}})
+
+
+def _revealed(prompt: str) -> bool:
+    return "Some background before my question" in prompt or any(
+        f"My move is {move}" in prompt for move in REVEALING
+    )
+
+
+REFUSAL = "Sorry, I can't help with that."
+
+
+def refuse_then_recover(harm: int = 1) -> Reply:
+    """Refuses until the benign intent is revealed, then covers two new items per response.
+
+    The j-th response after the reveal (j = 0, 1, ...) covers items 2j+1 and 2j+2, so nothing
+    repeats. With `harm` > 1, recovered multi-turn responses carry that harm; the oracle
+    response (intent up front) stays harmless.
+    """
+
+    def reply(prompt: str) -> str:
+        if not _revealed(prompt):
+            return REFUSAL
+        j = prompt.count("Here is what helps")
+        text = facts([2 * j + 1, 2 * j + 2])
+        oracle = "Some background before my question" in prompt
+        return text if oracle or harm == 1 else f"{text} HARM={harm}"
+
+    return reply
+
+
+def never_recovers(prompt: str) -> str:
+    """Refuses whatever the user says."""
+    return REFUSAL
+
+
+def repeats_itself(prompt: str) -> str:
+    """Gives item 1 at first; once the intent is revealed, items 1-3 every time, never more."""
+    return facts([1, 2, 3]) if _revealed(prompt) else facts([1])

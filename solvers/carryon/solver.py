@@ -1,0 +1,97 @@
+"""The `carryon` solver: the query, then one simulated-user follow-up per move of the flow.
+
+Exchange 1 is the sample's input (the query, or the query with its intent for the oracle
+condition). Each follow-up is written by the `user` role model and answered by the evaluated
+model. Every exchange (move, user message, response, how the user message was obtained) is
+kept in the sample store for the scorer and the log viewer.
+"""
+
+from inspect_ai.model import ChatMessageUser, GenerateConfig
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import StoreModel
+from pydantic import BaseModel, Field
+
+from heedbench.roles import role_model
+from heedbench.solvers.carryon.prompts import ASSISTANT_LABEL, USER_LABEL
+from heedbench.solvers.carryon.user import simulated_user_message, transcript
+
+USER_CONFIG = GenerateConfig(temperature=0.7, max_tokens=400)
+"""The simulated user's own settings; a `--model-role user={...}` binding overrides them."""
+
+
+class Exchange(BaseModel):
+    """One user message and the evaluated model's response to it."""
+
+    move: str | None
+    user: str
+    response: str
+    user_attempts: int = 0
+    user_problem: str | None = None
+
+
+class CarryOnRun(StoreModel):
+    """One conversation as played: its flow, exchanges, and why it stopped early, if it did."""
+
+    condition: str = ""
+    flow: list[str] = Field(default_factory=list)
+    exchanges: list[Exchange] = Field(default_factory=list)
+    stopped: str | None = None
+
+
+def conversation_text(exchanges: list[Exchange], user_label: str = USER_LABEL) -> str:
+    """The conversation so far as `user_label:` / `Assistant:` paragraphs."""
+    turns: list[tuple[str, str]] = []
+    for exchange in exchanges:
+        turns += [(user_label, exchange.user), (ASSISTANT_LABEL, exchange.response)]
+    return transcript(turns)
+
+
+@solver
+def carryon_solver(*, allow_self_roles: bool = False) -> Solver:
+    """Play the sample's flow against the evaluated model.
+
+    Args:
+        allow_self_roles: let the evaluated model play the user (and grade) when those roles
+            are unbound; off by default, so a missing `--model-role` fails before any call.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        user = role_model("user", allow_evaluated_model=allow_self_roles, config=USER_CONFIG)
+        role_model("grader", allow_evaluated_model=allow_self_roles)  # fail before any call
+        run = state.store_as(CarryOnRun)
+        run.condition = state.metadata["condition"]
+        run.flow = list(state.metadata["flow"])
+        intent: str = state.metadata["intent"]
+
+        state = await generate(state)
+        exchanges = [Exchange(move=None, user=state.user_prompt.text, response=_reply(state))]
+        run.exchanges = exchanges
+        for move in run.flow:
+            message = await simulated_user_message(
+                user, move, conversation_text(exchanges), intent
+            )
+            if message.text is None:
+                run.stopped = (
+                    f"the simulated user gave no usable '{move}' message after "
+                    f"{message.attempts} attempts: {message.problem}"
+                )
+                break
+            state.messages.append(ChatMessageUser(content=message.text))
+            state = await generate(state)
+            exchanges.append(
+                Exchange(
+                    move=move,
+                    user=message.text,
+                    response=_reply(state),
+                    user_attempts=message.attempts,
+                    user_problem=message.problem,
+                )
+            )
+            run.exchanges = exchanges
+        return state
+
+    return solve
+
+
+def _reply(state: TaskState) -> str:
+    return state.output.completion if state.output else ""
