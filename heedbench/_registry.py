@@ -2,6 +2,7 @@
 
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
+from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.models.chance import ChanceModelAPI
 
-__all__ = ["ChanceModelAPI", "carryon", "choice"]
+__all__ = ["ChanceModelAPI", "carryon", "choice", "prefdisco"]
