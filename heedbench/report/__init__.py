@@ -1,0 +1,1 @@
+"""`heedbench report`: compare models across heedbench eval logs."""

@@ -1,0 +1,145 @@
+"""`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs."""
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from heedbench.report.carryon import carryon_section
+from heedbench.report.choice import choice_section
+from heedbench.report.cost import cost_section
+from heedbench.report.document import Section
+from heedbench.report.load import Loaded, NoLogsError, load_runs
+from heedbench.report.prefdisco import prefdisco_section
+from heedbench.report.prices import load_prices
+from heedbench.report.render import terminal_summary, write_report
+from heedbench.report.runs import runs_section
+from heedbench.scorers.carryon import FailureThresholds
+
+DEFAULTS = FailureThresholds()
+
+
+class ReportError(Exception):
+    """A problem the user can fix; printed without a traceback, exit status 1."""
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the report is built from."""
+
+    logs: Sequence[str]
+    out: Path
+    all_runs: bool = False
+    prices: Path | None = None
+    thresholds: FailureThresholds = DEFAULTS
+
+
+def build_sections(options: Options) -> tuple[Loaded, list[Section]]:
+    """Read the logs and build every section (nothing is written yet).
+
+    Raises:
+        ReportError: no logs, no usable heedbench run, or an unreadable price file.
+    """
+    missing = [path for path in options.logs if not Path(path).exists()]
+    if missing:
+        raise ReportError(f"no such file or folder: {', '.join(missing)}")
+    try:
+        prices = load_prices(options.prices)
+        loaded = load_runs(options.logs, all_runs=options.all_runs)
+    except (NoLogsError, ValueError) as error:
+        raise ReportError(str(error)) from error
+    inventory = runs_section(loaded, options.all_runs)
+    if not loaded.used:
+        details = "\n".join(inventory.summary)
+        raise ReportError(f"no successful heedbench run to report on\n{details}")
+    families = [
+        choice_section(loaded),
+        carryon_section(loaded, options.thresholds),
+        prefdisco_section(loaded),
+    ]
+    sections = [s for s in families if s is not None]
+    return loaded, [*sections, cost_section(loaded, prices), inventory]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="heedbench", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    report = commands.add_parser(
+        "report",
+        help="compare models across heedbench eval logs",
+        description="Read heedbench eval logs (any mix of tasks, models and runs) and write "
+        "report.md, report.html and PNG figures to OUT_DIR; print a summary.",
+    )
+    report.add_argument("logs", nargs="+", metavar="LOG_DIR", help="log folders or files")
+    report.add_argument(
+        "-o",
+        "--output",
+        default="report",
+        metavar="OUT_DIR",
+        help="where to write the report (default: ./report)",
+    )
+    report.add_argument(
+        "--all-runs",
+        action="store_true",
+        help="pool every successful run of a task × model × parameters (default: only the newest)",
+    )
+    report.add_argument(
+        "--prices",
+        type=Path,
+        metavar="FILE",
+        help='JSON {"provider/model": {"input": $, "output": $}} per million '
+        "tokens, added to or replacing the shipped price table",
+    )
+    report.add_argument(
+        "--lock-in-gain",
+        type=float,
+        default=DEFAULTS.lock_in_gain,
+        help="carryon utility lock-in: flagged when BC last-turn Ben-Util "
+        "gains less than this over turn-1 (default: %(default)s)",
+    )
+    report.add_argument(
+        "--unsafe-harm-excess",
+        type=float,
+        default=DEFAULTS.unsafe_harm_excess,
+        help="carryon unsafe recovery: BC harmful rate above oracle by more "
+        "than this (default: %(default)s)",
+    )
+    report.add_argument(
+        "--repetition",
+        type=float,
+        default=DEFAULTS.repetition,
+        help="carryon repetitive recovery: mean BC redundancy at least this (default: %(default)s)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `heedbench` console script."""
+    args = _parser().parse_args(argv)
+    options = Options(
+        logs=args.logs,
+        out=Path(args.output),
+        all_runs=args.all_runs,
+        prices=args.prices,
+        thresholds=FailureThresholds(
+            lock_in_gain=args.lock_in_gain,
+            unsafe_harm_excess=args.unsafe_harm_excess,
+            repetition=args.repetition,
+        ),
+    )
+    try:
+        _, sections = build_sections(options)
+    except ReportError as error:
+        print(f"heedbench report: {error}", file=sys.stderr)
+        return 1
+    warnings = write_report(sections, options.out)
+    print(terminal_summary(sections))
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(f"report written to {options.out / 'report.md'} and {options.out / 'report.html'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

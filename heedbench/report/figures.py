@@ -1,0 +1,210 @@
+"""Matplotlib drawings (Agg backend, no display), each from plain numbers to one PNG.
+
+Every bar and point carries its uncertainty as an error bar: the standard error, or the
+bootstrap interval where the estimate has one. A missing estimate leaves a gap labelled
+"n/a" rather than a zero bar.
+"""
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from heedbench.report.stats import Estimate
+
+DPI = 110
+
+
+def matplotlib_available() -> bool:
+    """Whether the optional `report` extra (matplotlib) is installed."""
+    try:
+        import matplotlib  # noqa: F401, PLC0415
+    except ImportError:
+        return False
+    return True
+
+
+def _pyplot() -> Any:
+    import matplotlib  # noqa: PLC0415
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+
+    return plt
+
+
+def _error(estimate: Estimate) -> tuple[float, float]:
+    """Distances below and above the value for an error bar (0 when unknown)."""
+    if estimate.missing:
+        return (0.0, 0.0)
+    if estimate.low is not None and estimate.high is not None:
+        return (max(0.0, estimate.value - estimate.low), max(0.0, estimate.high - estimate.value))
+    if estimate.stderr is not None and not math.isnan(estimate.stderr):
+        return (estimate.stderr, estimate.stderr)
+    return (0.0, 0.0)
+
+
+def _error_bars(estimates: Sequence[Estimate]) -> list[list[float]]:
+    """Matplotlib's 2×N `yerr`: distances below, distances above."""
+    pairs = [_error(e) for e in estimates]
+    return [[low for low, _ in pairs], [high for _, high in pairs]]
+
+
+def _save(fig: Any, path: Path) -> None:
+    plt = _pyplot()
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+
+
+def grouped_bars(
+    path: Path,
+    *,
+    groups: Sequence[str],
+    series: Mapping[str, Sequence[Estimate]],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    ylim: tuple[float, float] | None = None,
+    reference: tuple[float, str] | None = None,
+) -> None:
+    """Bars per group (x axis), one colour per series (legend), error bars from estimates."""
+    plt = _pyplot()
+    width = 0.8 / max(1, len(series))
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(groups) * max(1, len(series)) ** 0.5), 4.4))
+    for index, (label, estimates) in enumerate(series.items()):
+        xs = [g + (index - (len(series) - 1) / 2) * width for g in range(len(groups))]
+        values = [math.nan if e.missing else e.value for e in estimates]
+        errors = _error_bars(estimates)
+        ax.bar(xs, values, width, label=label, yerr=errors, capsize=3)
+        for x, estimate in zip(xs, estimates, strict=True):
+            if estimate.missing:
+                ax.annotate("n/a", (x, 0), ha="center", va="bottom", fontsize=7, rotation=90)
+    if reference is not None:
+        ax.axhline(reference[0], color="grey", linestyle="--", linewidth=1, label=reference[1])
+    ax.axhline(0, color="black", linewidth=0.6)
+    ax.set_xticks(range(len(groups)), list(groups), rotation=20 if len(groups) > 3 else 0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    if ylim is not None:
+        ax.set_ylim(*ylim)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(axis="y", alpha=0.3)
+    _save(fig, path)
+
+
+Series = dict[str, tuple[Sequence[float], Sequence[Estimate]]]
+"""Line label -> (x values, estimates)."""
+
+
+def line_panels(
+    path: Path,
+    *,
+    panels: Sequence[tuple[str, str, Series]],
+    xlabel: str,
+    suptitle: str,
+) -> None:
+    """Side-by-side line plots sharing an x axis; each panel (title, y label, series)."""
+    plt = _pyplot()
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.0), squeeze=False)
+    for ax, (title, ylabel, series) in zip(axes[0], panels, strict=True):
+        for label, (xs, estimates) in series.items():
+            style = "--" if label.endswith("NC") else "-"
+            values = [math.nan if e.missing else e.value for e in estimates]
+            errors = _error_bars(estimates)
+            ax.errorbar(xs, values, yerr=errors, fmt="o" + style, capsize=3, label=label)
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7, loc="best")
+    fig.suptitle(suptitle)
+    _save(fig, path)
+
+
+def tradeoff(
+    path: Path,
+    *,
+    points: dict[str, dict[str, tuple[Estimate, Estimate]]],
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    arrow: tuple[str, str] | None = None,
+    logx: bool = False,
+) -> None:
+    """Model × condition points (x, y estimates) with 2-D error bars.
+
+    Args:
+        path: output PNG.
+        points: model -> condition -> (x estimate, y estimate).
+        xlabel: x axis label.
+        ylabel: y axis label.
+        title: figure title.
+        arrow: (from condition, to condition) drawn as an arrow per model.
+        logx: logarithmic x axis.
+    """
+    plt = _pyplot()
+    from matplotlib.ticker import ScalarFormatter  # noqa: PLC0415
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.8))
+    markers = ["o", "s", "^", "D", "v"]
+    conditions = sorted({c for by in points.values() for c in by})
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for index, (model, by_condition) in enumerate(points.items()):
+        colour = colours[index % len(colours)]
+        for condition, (x, y) in by_condition.items():
+            if x.missing or y.missing:
+                continue
+            xerr = [[v] for v in _error(x)]
+            yerr = [[v] for v in _error(y)]
+            marker = markers[conditions.index(condition) % len(markers)]
+            ax.errorbar(
+                [x.value], [y.value], xerr=xerr, yerr=yerr, fmt=marker, color=colour, capsize=3
+            )
+        if arrow is not None and all(c in by_condition for c in arrow):
+            (x0, y0), (x1, y1) = by_condition[arrow[0]], by_condition[arrow[1]]
+            if not any(e.missing for e in (x0, y0, x1, y1)):
+                ax.annotate(
+                    "",
+                    xy=(x1.value, y1.value),
+                    xytext=(x0.value, y0.value),
+                    arrowprops={"arrowstyle": "->", "color": colour, "alpha": 0.6},
+                )
+        ax.plot([], [], color=colour, linewidth=6, label=model)
+    for condition in conditions:
+        marker = markers[conditions.index(condition) % len(markers)]
+        ax.plot([], [], marker, color="black", label=condition)
+    if logx:
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(ScalarFormatter())
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    _save(fig, path)
+
+
+def histograms(
+    path: Path, *, counts: dict[str, Sequence[int]], xlabel: str, ylabel: str, title: str
+) -> None:
+    """Side-by-side bars of how often each integer value occurs, one colour per label."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    top = max((max(values) for values in counts.values() if values), default=0)
+    width = 0.8 / max(1, len(counts))
+    for index, (label, values) in enumerate(counts.items()):
+        heights = [sum(1 for v in values if v == k) / max(1, len(values)) for k in range(top + 1)]
+        xs = [k + (index - (len(counts) - 1) / 2) * width for k in range(top + 1)]
+        ax.bar(xs, heights, width, label=f"{label} (n={len(values)})")
+    ax.set_xticks(range(top + 1))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=8)
+    _save(fig, path)

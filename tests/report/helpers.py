@@ -1,0 +1,39 @@
+"""Independent recomputation of report numbers straight from the logs (no report code)."""
+
+import math
+import statistics
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+
+
+def logs_of(log_dir: Path, task: str, model: str) -> list[EvalLog]:
+    """Successful logs of a task and model, newest first."""
+    found = []
+    for info in list_eval_logs(str(log_dir)):
+        log = read_eval_log(info.name)
+        same = log.eval.task.split("/")[-1] == task and log.eval.model == model
+        if same and log.status == "success":
+            found.append(log)
+    return sorted(found, key=lambda log: log.eval.created, reverse=True)
+
+
+def sample_rows(log: EvalLog) -> list[tuple[dict[str, Any], dict[str, float], dict[str, Any]]]:
+    """(sample metadata, score value, score metadata) per sample."""
+    rows = []
+    for sample in log.samples or []:
+        assert sample.scores is not None
+        score = next(iter(sample.scores.values()))
+        assert isinstance(score.value, dict)
+        value = {k: math.nan if v is None else float(v) for k, v in score.value.items()}
+        rows.append((sample.metadata, value, score.metadata or {}))
+    return rows
+
+
+def mean_and_se(values: list[float]) -> tuple[float, float, int]:
+    data = [v for v in values if not math.isnan(v)]
+    if not data:
+        return math.nan, math.nan, 0
+    se = statistics.stdev(data) / math.sqrt(len(data)) if len(data) > 1 else math.nan
+    return statistics.fmean(data), se, len(data)
