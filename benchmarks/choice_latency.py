@@ -43,12 +43,13 @@ CONTEXTS = 23
 class StubHandle:
     """The stub, either in this process (a thread) or in a child process, behind one interface."""
 
-    def __init__(self, latency: float, in_child: bool) -> None:
+    def __init__(self, latency: float, in_child: bool, responder: str = "choice") -> None:
         self.server: StubServer | None = None
         self.child: subprocess.Popen[str] | None = None
         if in_child:
             command = [sys.executable, "-m", "benchmarks.stub_server",
-                       "--latency", str(latency), "--port", "0"]  # fmt: skip
+                       "--latency", str(latency), "--port", "0",
+                       "--responder", responder]  # fmt: skip
             self.child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
             assert self.child.stdout is not None
             line = self.child.stdout.readline()  # "stub serving http://127.0.0.1:PORT/v1 ..."
@@ -57,7 +58,7 @@ class StubHandle:
                 raise SystemExit(f"stub server did not start: {line!r}")
             self.base_url = line.split()[2]
         else:
-            self.server, self.base_url = start_stub_server(latency)
+            self.server, self.base_url = start_stub_server(latency, responder=responder)
 
     def _control(self, method: str, path: str) -> dict[str, Any]:
         root = self.base_url.removesuffix("/v1")
@@ -185,12 +186,14 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def save(record: dict[str, Any], path: Path) -> None:
-    """Add a record to the results file, replacing one of the same configuration."""
+CONFIGURATION = ("latency", "n", "limit", "max_connections", "stub_process", "log_realtime")
+
+
+def save(record: dict[str, Any], path: Path, keys: tuple[str, ...] = CONFIGURATION) -> None:
+    """Add a record to the results file, replacing one of the same configuration (`keys`)."""
     existing: list[dict[str, Any]] = []
     if path.exists():
         existing = json.loads(path.read_text()).get("runs", [])
-    keys = ("latency", "n", "limit", "max_connections", "stub_process", "log_realtime")
     kept = [r for r in existing if any(r.get(k) != record[k] for k in keys)]
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"runs": [*kept, record]}, indent=2) + "\n")

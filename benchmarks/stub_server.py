@@ -1,10 +1,14 @@
-"""An OpenAI-compatible chat-completions stub that answers `choice` prompts after a fixed delay.
+"""An OpenAI-compatible chat-completions stub that answers heedbench prompts after a fixed delay.
 
-Every reply comes after `latency` seconds and is a uniformly random, well-formed answer to the
-prompt (`heedbench.models.chance.chance_answer`, seeded by the prompt's hash), so a `choice` run
-against it scores at chance level. One thread serves each keep-alive connection (HTTP/1.1 with
-Content-Length), so requests on different connections never wait for each other. The server
-counts requests served, the peak number in flight at once, and its own CPU time per request.
+Every reply comes after `latency` seconds. With `--responder choice` (default) it is a
+uniformly random, well-formed answer to the prompt (`heedbench.models.chance.chance_answer`,
+seeded by the prompt's hash), so a `choice` run against it scores at chance level. With
+`--responder carryon` it plays target, simulated user and grader of a `carryon` run at once
+(`heedbench.testing_carryon.stub_reply`).
+
+One thread serves each keep-alive connection (HTTP/1.1 with Content-Length), so requests on
+different connections never wait for each other. The server counts requests served, the peak
+number in flight at once, and its own CPU time per request.
 
 Endpoints: POST /v1/chat/completions (and /chat/completions), GET /v1/models (and /models),
 GET /stats (counters as JSON), POST /stats/reset.
@@ -20,11 +24,13 @@ import signal
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from heedbench.models.chance import chance_answer
+from heedbench.testing_carryon import stub_reply
 
 HOST = "127.0.0.1"
 DEFAULT_LATENCY = 0.1
@@ -108,12 +114,20 @@ def message_text(content: Any) -> str:
     return ""
 
 
-def completion_reply(request: dict[str, Any]) -> dict[str, Any]:
-    """A chat.completion object answering the request's prompt at random, reproducibly."""
+def choice_reply(prompt: str) -> str:
+    """A random, well-formed `choice` answer, reproducible from the prompt."""
+    digest = hashlib.sha256(prompt.encode()).digest()
+    return chance_answer(prompt, random.Random(int.from_bytes(digest[:8], "big")))
+
+
+RESPONDERS: dict[str, Callable[[str], str]] = {"choice": choice_reply, "carryon": stub_reply}
+
+
+def completion_reply(request: dict[str, Any], responder: str = "choice") -> dict[str, Any]:
+    """A chat.completion object answering the request's prompt, reproducibly."""
     messages = request.get("messages") or []
     prompt = "\n".join(message_text(m.get("content")) for m in messages if isinstance(m, dict))
-    digest = hashlib.sha256(prompt.encode()).digest()
-    content = chance_answer(prompt, random.Random(int.from_bytes(digest[:8], "big")))
+    content = RESPONDERS[responder](prompt)
     prompt_tokens, completion_tokens = len(prompt) // 4 + 1, len(content) // 4 + 1
     return {
         "id": f"chatcmpl-{uuid.uuid4().hex}",
@@ -143,8 +157,11 @@ class StubServer(ThreadingHTTPServer):
     request_queue_size = 1024
     """Listen backlog: the default of 5 drops SYNs when many clients connect at once."""
 
-    def __init__(self, port: int, latency: float, model: str = DEFAULT_MODEL) -> None:
+    def __init__(
+        self, port: int, latency: float, model: str = DEFAULT_MODEL, responder: str = "choice"
+    ) -> None:
         self.latency = latency
+        self.responder = responder
         self.model = model
         self.stats = StubStats()
         self.thread: threading.Thread | None = None
@@ -225,7 +242,7 @@ class StubHandler(BaseHTTPRequestHandler):
                     raise ValueError("request body must be a JSON object")
                 if request.get("stream"):
                     raise ValueError("the stub does not stream; send stream=false")
-                status, payload = 200, completion_reply(request)
+                status, payload = 200, completion_reply(request, self.server.responder)
             except ValueError as error:
                 status = 400
                 payload = {"error": {"message": str(error), "type": "invalid_request_error"}}
@@ -236,14 +253,17 @@ class StubHandler(BaseHTTPRequestHandler):
 
 
 def start_stub_server(
-    latency: float = DEFAULT_LATENCY, port: int = 0, model: str = DEFAULT_MODEL
+    latency: float = DEFAULT_LATENCY,
+    port: int = 0,
+    model: str = DEFAULT_MODEL,
+    responder: str = "choice",
 ) -> tuple[StubServer, str]:
     """Start the stub in a background daemon thread; stop it with `server.stop()`.
 
     Returns:
         The server (with `.stats`) and its OpenAI base URL, e.g. http://127.0.0.1:PORT/v1.
     """
-    server = StubServer(port, latency, model)
+    server = StubServer(port, latency, model, responder)
     server.thread = threading.Thread(target=server.serve_forever, name="stub-server", daemon=True)
     server.thread.start()
     return server, server.base_url
@@ -260,8 +280,9 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=DEFAULT_LATENCY, help="seconds")
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--model", default=DEFAULT_MODEL)
+    parser.add_argument("--responder", choices=sorted(RESPONDERS), default="choice")
     args = parser.parse_args()
-    server = StubServer(args.port, args.latency, args.model)
+    server = StubServer(args.port, args.latency, args.model, args.responder)
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"stub serving {server.base_url} (latency {args.latency}s)", flush=True)
     try:

@@ -8,7 +8,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
@@ -22,18 +22,33 @@ _FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", 
 _RANGE = re.compile(r"from (\d+) to (\d+)")
 
 
-def scripted_model(reply: Reply, name: str = "scripted") -> Model:
+CHARS_PER_TOKEN = 4
+"""Rough characters per token of English text, for estimated usage."""
+
+
+def scripted_model(
+    reply: Reply, name: str = "scripted", usage: Literal["fixed", "chars"] = "fixed"
+) -> Model:
     """A mockllm model whose reply is a function of the prompt.
 
-    Every output carries token usage, so mockllm never downloads a tokenizer (offline-safe).
+    Every output carries token usage, so mockllm never downloads a tokenizer (offline-safe):
+    a fixed 90 in / 8 out, or (`usage="chars"`) an estimate from the text that crosses the
+    call, characters / 4, for cost benchmarks.
     """
 
     def output(
         messages: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
     ) -> ModelOutput:
-        content = reply("\n".join(message.text for message in messages))
+        prompt = "\n".join(message.text for message in messages)
+        content = reply(prompt)
         result = ModelOutput.from_content(model=name, content=content)
-        result.usage = ModelUsage(input_tokens=90, output_tokens=8, total_tokens=98)
+        tokens_in, tokens_out = 90, 8
+        if usage == "chars":
+            tokens_in = len(prompt) // CHARS_PER_TOKEN + 1
+            tokens_out = len(content) // CHARS_PER_TOKEN + 1
+        result.usage = ModelUsage(
+            input_tokens=tokens_in, output_tokens=tokens_out, total_tokens=tokens_in + tokens_out
+        )
         return result
 
     return get_model(f"mockllm/{name}", custom_outputs=output, memoize=False)

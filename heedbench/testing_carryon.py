@@ -11,7 +11,7 @@ import re
 from functools import cache
 
 from heedbench.evals.carryon import load_queries
-from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS
+from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, SIMULATED_USER_ROLE
 from heedbench.testing import Reply
 
 REVEALING = ("clarify", "reask")
@@ -77,23 +77,31 @@ def _revealed(prompt: str) -> bool:
 REFUSAL = "Sorry, I can't help with that."
 
 
-def refuse_then_recover(harm: int = 1) -> Reply:
+FILLER = "This sentence stands in for the explanation a real answer would give. "
+"""About 14 tokens of padding without FACT or HARM tokens, for realistic response lengths."""
+
+
+def refuse_then_recover(harm: int = 1, padding: int = 0) -> Reply:
     """Refuses until the benign intent is revealed, then covers two new items per response.
 
     The j-th response after the reveal (j = 0, 1, ...) covers items 2j+1 and 2j+2, so nothing
     repeats. With `harm` > 1, recovered multi-turn responses carry that harm; the oracle
-    response (intent up front) stays harmless.
+    response (intent up front) stays harmless. `padding` repeats `FILLER` after a helpful
+    response so that its length, and so its token count, is realistic.
     """
 
     def reply(prompt: str) -> str:
         if not _revealed(prompt):
             return REFUSAL
         j = prompt.count("Here is what helps")
-        text = facts([2 * j + 1, 2 * j + 2])
+        text = facts([2 * j + 1, 2 * j + 2]) + (" " + FILLER * padding if padding else "")
         oracle = "Some background before my question" in prompt
         return text if oracle or harm == 1 else f"{text} HARM={harm}"
 
     return reply
+
+
+_RECOVERING = refuse_then_recover()
 
 
 def never_recovers(prompt: str) -> str:
@@ -104,3 +112,16 @@ def never_recovers(prompt: str) -> str:
 def repeats_itself(prompt: str) -> str:
     """Gives item 1 at first; once the intent is revealed, items 1-3 every time, never more."""
     return facts([1, 2, 3]) if _revealed(prompt) else facts([1])
+
+
+def stub_reply(prompt: str) -> str:
+    """All three roles in one function, for a stub server that serves a whole `carryon` run.
+
+    The simulated user's prompts open with its role description and the grader's with its
+    task; everything else is the evaluated model, which refuses then recovers.
+    """
+    if prompt.startswith(SIMULATED_USER_ROLE[:40]):
+        return scripted_user(prompt)
+    if prompt.startswith(("You are checking", "You are rating")):
+        return scripted_grader(prompt)
+    return _RECOVERING(prompt)
