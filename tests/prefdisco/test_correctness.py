@@ -6,6 +6,7 @@ import pytest
 
 from heedbench.evals.prefdisco.sources import Problem
 from heedbench.scorers.prefdisco.correctness import (
+    Correctness,
     check_correctness,
     extract_choice,
     extract_math,
@@ -102,7 +103,9 @@ def test_normalise_strips_decoration() -> None:
     assert normalise("$\\boxed{\\dfrac{1}{4}\\text{ cm}^2}$") == "\\frac{1}{4}"
 
 
-def verdict(problem: Problem, response: str, reply: str = '{"correct": true}') -> tuple:
+def verdict(
+    problem: Problem, response: str, reply: str = '{"correct": true}'
+) -> tuple[Correctness, list[str]]:
     prompts: list[str] = []
 
     def answer(prompt: str) -> str:
