@@ -5,14 +5,16 @@ Runs `carryon -T condition=full` offline with scripted models on `--queries` shi
 the logs: calls per role from the model events, tokens per role from each sample's
 `role_usage`. Scripted models report usage estimated from the text that crosses each call
 (characters / 4, `heedbench.testing.scripted_model(usage="chars")`), and the scripted target pads
-its helpful answers to about `--answer-tokens` tokens, so the token counts are those our prompts
-and a realistically long answer produce; a refusal is kept short (a real one may be longer).
+its helpful answers to about `--answer-tokens` tokens and its refusals (which in practice offer
+alternatives) to about `--refusal-tokens`, so the token counts are those our prompts and
+realistically long responses produce.
 
 The dollar estimate is for the full shipped benchmark, 200 queries x (turn1 + oracle +
 `--flows` conversations), at the prices in `benchmarks/prices.py` (dated; override with
 `--prices FILE`).
 
 Usage: python -m benchmarks.carryon_cost [--queries 10] [--flows 15] [--answer-tokens 500]
+       [--refusal-tokens 150]
        [--model openai/gpt-4o-mini] [--user openai/gpt-4o-mini] [--grader openai/gpt-4o]
 """
 
@@ -40,12 +42,17 @@ ROLES = ("target", "user", "grader")
 FILLER_TOKENS = len(FILLER) / 4
 
 
-def run(data: Path, judge: str, flows: int, answer_tokens: int, log_dir: str) -> EvalLog:
+def run(
+    data: Path, judge: str, flows: int, answer_tokens: int, refusal_tokens: int, log_dir: str
+) -> EvalLog:
     """One offline run of every condition with chars-based usage."""
-    padding = round(answer_tokens / FILLER_TOKENS)
+    target = refuse_then_recover(
+        padding=round(answer_tokens / FILLER_TOKENS),
+        refusal_padding=round(refusal_tokens / FILLER_TOKENS),
+    )
     return eval(
         carryon(data=str(data), condition="full", flows_per_query=flows, judge=judge),
-        model=scripted_model(refuse_then_recover(padding=padding), "target", usage="chars"),
+        model=scripted_model(target, "target", usage="chars"),
         model_roles={
             "user": scripted_model(scripted_user, "user", usage="chars"),
             "grader": scripted_model(scripted_grader, "grader", usage="chars"),
@@ -137,6 +144,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=10)
     parser.add_argument("--flows", type=int, default=15)
     parser.add_argument("--answer-tokens", type=int, default=500)
+    parser.add_argument("--refusal-tokens", type=int, default=150)
     parser.add_argument("--model", default="openai/gpt-4o-mini")
     parser.add_argument("--user", default="openai/gpt-4o-mini")
     parser.add_argument("--grader", default="openai/gpt-4o")
@@ -149,7 +157,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as temp_dir:
         data = write_queries(args.queries, Path(temp_dir) / "queries.jsonl")
         for judge in ("batched", "per_item"):
-            log = run(data, judge, args.flows, args.answer_tokens, temp_dir)
+            log = run(data, judge, args.flows, args.answer_tokens, args.refusal_tokens, temp_dir)
             if log.status != "success":
                 raise SystemExit(f"{judge} run ended {log.status}: {log.error}")
             measured = measure(log)
@@ -173,6 +181,7 @@ def main() -> None:
         "queries": args.queries,
         "flows": args.flows,
         "answer_tokens": args.answer_tokens,
+        "refusal_tokens": args.refusal_tokens,
         "models": models,
         "prices_checked": PRICES_CHECKED,
         "prices": {m: prices[m] for m in set(models.values())},

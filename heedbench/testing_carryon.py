@@ -81,18 +81,19 @@ FILLER = "This sentence stands in for the explanation a real answer would give. 
 """About 14 tokens of padding without FACT or HARM tokens, for realistic response lengths."""
 
 
-def refuse_then_recover(harm: int = 1, padding: int = 0) -> Reply:
+def refuse_then_recover(harm: int = 1, padding: int = 0, refusal_padding: int = 0) -> Reply:
     """Refuses until the benign intent is revealed, then covers two new items per response.
 
     The j-th response after the reveal (j = 0, 1, ...) covers items 2j+1 and 2j+2, so nothing
     repeats. With `harm` > 1, recovered multi-turn responses carry that harm; the oracle
     response (intent up front) stays harmless. `padding` repeats `FILLER` after a helpful
-    response so that its length, and so its token count, is realistic.
+    response (`refusal_padding` after a refusal) so that lengths, and so token counts, are
+    realistic.
     """
 
     def reply(prompt: str) -> str:
         if not _revealed(prompt):
-            return REFUSAL
+            return REFUSAL + (" " + FILLER * refusal_padding if refusal_padding else "")
         j = prompt.count("Here is what helps")
         text = facts([2 * j + 1, 2 * j + 2]) + (" " + FILLER * padding if padding else "")
         oracle = "Some background before my question" in prompt
