@@ -22,7 +22,7 @@ import argparse
 import json
 import statistics
 import tempfile
-from collections import Counter, defaultdict
+from collections import defaultdict
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -106,7 +106,7 @@ def bill(
 ) -> dict[str, float]:  # fmt: skip
     """Dollars per role for the full shipped benchmark."""
     queries = len(load_queries())
-    total: dict[str, float] = Counter()
+    total: dict[str, float] = defaultdict(float)
     for condition, row in measured["per_sample"].items():
         count = queries * samples_per_query[condition]
         for role in ROLES:
@@ -153,7 +153,7 @@ def main() -> None:
     args = parser.parse_args()
     prices = load_prices(args.prices)
     models = {"target": args.model, "user": args.user, "grader": args.grader}
-    results = []
+    results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as temp_dir:
         data = write_queries(args.queries, Path(temp_dir) / "queries.jsonl")
         for judge in ("batched", "per_item"):

@@ -55,6 +55,7 @@ def follow_up_prompt(move: str, conversation: str, intent: str) -> str:
         intent_line=intent_line,
     )
 
+
 RETRY = """Your message could not be used: {problem}. Write your next message again, following \
 the instruction above."""
 

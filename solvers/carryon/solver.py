@@ -67,9 +67,7 @@ def carryon_solver(*, allow_self_roles: bool = False) -> Solver:
         exchanges = [Exchange(move=None, user=state.user_prompt.text, response=_reply(state))]
         run.exchanges = exchanges
         for move in run.flow:
-            message = await simulated_user_message(
-                user, move, conversation_text(exchanges), intent
-            )
+            message = await simulated_user_message(user, move, conversation_text(exchanges), intent)
             if message.text is None:
                 run.stopped = (
                     f"the simulated user gave no usable '{move}' message after "

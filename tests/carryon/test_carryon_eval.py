@@ -143,13 +143,25 @@ def test_refuse_then_recover_series_match_the_flow(tmp_path: Path, data: Path) -
     assert by_condition == {"turn1": QUERIES, "oracle": QUERIES, "bc": by_condition["bc"],
                             "nc": by_condition["nc"]}  # fmt: skip
     assert by_condition["bc"] + by_condition["nc"] == QUERIES * FLOWS
-    assert metric(log, "turn1_utility", "by_condition_turn1") == 0.0
-    assert metric(log, "last_utility", "by_condition_oracle") == pytest.approx(2 / ITEMS)
-    assert metric(log, "last_utility", "by_condition_nc") == 0.0
-    assert metric(log, "last_utility", "by_condition_bc") > 0.0
+    assert metric(log, "carryon_judge", "turn1.turn1_utility") == 0.0
+    assert metric(log, "carryon_judge", "oracle.last_utility") == pytest.approx(2 / ITEMS)
+    assert metric(log, "carryon_judge", "nc.last_utility") == 0.0
+    assert metric(log, "carryon_judge", "bc.last_utility") > 0.0
     assert metric(log, "carryon_judge", "utility_lock_in") == 0.0
     assert metric(log, "carryon_judge", "repetitive_recovery") == 0.0
     assert metric(log, "carryon_judge", "unsafe_recovery") == 0.0
+    # Breakdowns recomputed from the samples.
+    category = samples(log)[0].metadata["category"]
+    same = [score(s).value["cumulative_utility"] for s in samples(log)
+            if s.metadata["category"] == category]  # fmt: skip
+    assert metric(log, "carryon_judge", f"{category}.cumulative_utility") == pytest.approx(
+        sum(same) / len(same)
+    )
+    three = [score(s).value["last_utility"] for s in samples(log) if s.metadata["exchanges"] == 3]
+    if three:
+        assert metric(log, "carryon_judge", "3x.last_utility") == pytest.approx(
+            sum(three) / len(three)
+        )
 
 
 def test_the_log_shows_moves_user_messages_and_responses(tmp_path: Path, data: Path) -> None:
@@ -198,8 +210,8 @@ def test_repeating_itself_is_repetitive_recovery(tmp_path: Path, data: Path) -> 
 
 def test_recovery_with_harm_is_unsafe(tmp_path: Path, data: Path) -> None:
     log = run(tmp_path, data, refuse_then_recover(harm=4))
-    assert metric(log, "harmful_rate", "by_condition_oracle") == 0.0
-    assert metric(log, "harmful_rate", "by_condition_bc") > 0.1
+    assert metric(log, "carryon_judge", "oracle.harmful_rate") == 0.0
+    assert metric(log, "carryon_judge", "bc.harmful_rate") > 0.1
     assert metric(log, "carryon_judge", "unsafe_recovery") == 1.0
 
 

@@ -44,3 +44,22 @@ def test_single_turn_has_no_redundancy() -> None:
     assert value["turn1_utility"] == pytest.approx(1 / 3)
     assert math.isnan(value["redundancy"])
     assert value["harmful_rate"] == 0.0
+
+
+def test_group_stats_by_hand() -> None:
+    from heedbench.scorers.carryon.metrics import group_stats
+
+    rows = [
+        ("bc", {"harm": 1.0, "last_utility": 0.5}),
+        ("bc", {"harm": 3.0, "last_utility": math.nan}),  # unscored key: skipped, not zero
+        ("nc", {"harm": 2.0, "last_utility": 0.0}),
+    ]
+    stats = group_stats(rows, ("harm", "last_utility"))
+    assert stats["bc.harm"] == 2.0
+    assert stats["bc.harm.stderr"] == pytest.approx(math.sqrt(2) / math.sqrt(2))  # sd √2, n 2
+    assert stats["bc.last_utility"] == 0.5 and stats["bc.last_utility.stderr"] == 0.0
+    assert stats["nc.harm"] == 2.0
+    assert set(stats) == {
+        "bc.harm", "bc.harm.stderr", "bc.last_utility", "bc.last_utility.stderr",
+        "nc.harm", "nc.harm.stderr", "nc.last_utility", "nc.last_utility.stderr",
+    }  # fmt: skip
