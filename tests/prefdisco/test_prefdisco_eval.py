@@ -2,17 +2,17 @@
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai._util.registry import registry_info
 from inspect_ai.log import EvalLog, EvalSample
 
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
-from heedbench.scorers.judge import RoleNotBoundError
 from heedbench.solvers.prefdisco.prompts import USER_STYLES
 from tests.prefdisco.scripted import Calls, asks, final, grader_reply, models
 
@@ -290,18 +290,19 @@ def test_unbound_roles_fail_before_the_evaluated_model_is_called(tmp_path: Path)
     assert calls.model == []
 
 
-def test_unbound_roles_fail_when_inspect_builds_the_task(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # By name, as `inspect eval heedbench/prefdisco` does: Inspect binds the roles before it
-    # builds the task, so the task itself refuses to be built (no data loaded, no call made).
-    monkeypatch.chdir(tmp_path)  # so the name cannot be read as a path
-    name = registry_info(prefdisco).name  # "heedbench/prefdisco" once installed
-    calls = Calls()
-    evaluated, _ = models(asks(1), calls=calls)
-    with pytest.raises(RoleNotBoundError, match="--model-role user="):
-        eval(name, model=evaluated, limit=1, display="none", log_dir=str(tmp_path))
-    assert calls.model == []
+def test_unbound_roles_fail_when_inspect_builds_the_task(tmp_path: Path) -> None:
+    # The command line, in a fresh process: Inspect binds the roles before it builds a task
+    # named on the command line, so the task itself refuses to be built (no data loaded, no
+    # model called; mockllm without scripted usage would even need the network to answer).
+    inspect = Path(sys.executable).parent / "inspect"
+    result = subprocess.run(
+        [str(inspect), "eval", "heedbench/prefdisco", "--model", "mockllm/model",
+         "--display", "none", "--log-dir", str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "--model-role user=" in result.stdout + result.stderr
+    assert not list(tmp_path.glob("*.eval"))  # no run started
 
 
 def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:
