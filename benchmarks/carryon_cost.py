@@ -10,7 +10,7 @@ alternatives) to about `--refusal-tokens`, so the token counts are those our pro
 realistically long responses produce.
 
 The dollar estimate is for the full shipped benchmark, 200 queries x (turn1 + oracle +
-`--flows` conversations), at the prices in `benchmarks/prices.py` (dated; override with
+`--flows` conversations), at the prices in `heedbench/prices.py` (dated; override with
 `--prices FILE`).
 
 Usage: python -m benchmarks.carryon_cost [--queries 10] [--flows 15] [--answer-tokens 500]
@@ -31,9 +31,9 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from benchmarks.carryon_latency import role_calls, write_queries
-from benchmarks.prices import PRICES_CHECKED, dollars, load_prices
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
+from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import FILLER, refuse_then_recover, scripted_grader, scripted_user
 
@@ -102,7 +102,7 @@ def _target_usage(sample: Any) -> Any:
 
 def bill(
     measured: dict[str, Any], samples_per_query: dict[str, float], models: dict[str, str],
-    prices: dict[str, tuple[float, float]],
+    prices: dict[str, Price],
 ) -> dict[str, float]:  # fmt: skip
     """Dollars per role for the full shipped benchmark."""
     queries = len(load_queries())
@@ -148,7 +148,7 @@ def main() -> None:
     parser.add_argument("--model", default="openai/gpt-4o-mini")
     parser.add_argument("--user", default="openai/gpt-4o-mini")
     parser.add_argument("--grader", default="openai/gpt-4o")
-    parser.add_argument("--prices", default=None, help="JSON file overriding benchmarks/prices.py")
+    parser.add_argument("--prices", type=Path, help="JSON prices file, see heedbench/prices.py")
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     prices = load_prices(args.prices)
@@ -183,8 +183,8 @@ def main() -> None:
         "answer_tokens": args.answer_tokens,
         "refusal_tokens": args.refusal_tokens,
         "models": models,
-        "prices_checked": PRICES_CHECKED,
-        "prices": {m: prices[m] for m in set(models.values())},
+        "prices_as_of": PRICES_AS_OF,
+        "prices": {m: vars(prices[m]) for m in set(models.values())},
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "results": results,
     }

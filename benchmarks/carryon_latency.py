@@ -76,7 +76,7 @@ def run_once(
     log_dir: str, log_realtime: bool,
 ) -> dict[str, Any]:  # fmt: skip
     """One eval at one concurrency; fail loudly unless it succeeds."""
-    start = time.perf_counter()
+    cpu_start, start = time.process_time(), time.perf_counter()
     log = eval(
         carryon(data=str(data), condition="all", flows_per_query=flows),
         model=stub_model("target", max_connections),
@@ -92,6 +92,7 @@ def run_once(
         log_dir=log_dir,
     )[0]
     wall = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     if log.status != "success" or not log.samples:
         raise SystemExit(f"eval ended {log.status!r}: {log.error} (log: {log.location})")
     ratios, calls = [], Counter[str]()
@@ -117,6 +118,8 @@ def run_once(
         "wall_seconds": wall,
         "conversations_per_minute": 60 * conversations / wall,
         "requests_per_second": sum(calls.values()) / wall,
+        "process_cpu_share": cpu / wall,
+        "cpu_ms_per_request": 1000 * cpu / sum(calls.values()),
     }
 
 
@@ -124,14 +127,15 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table."""
     lines = [
         "| max connections | conversations | wall / critical path: median | p90 | max "
-        "| conversations/min | requests/s |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
+        "| conversations/min | requests/s | CPU share | CPU ms / request |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
         lines.append(
             f"| {row['max_connections']} | {row['conversations']} | {row['ratio_median']:.2f} "
             f"| {row['ratio_p90']:.2f} | {row['ratio_max']:.2f} "
-            f"| {row['conversations_per_minute']:.1f} | {row['requests_per_second']:.1f} |"
+            f"| {row['conversations_per_minute']:.1f} | {row['requests_per_second']:.1f} "
+            f"| {row['process_cpu_share']:.2f} | {row['cpu_ms_per_request']:.1f} |"
         )
     return "\n".join(lines)
 

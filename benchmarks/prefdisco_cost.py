@@ -8,7 +8,7 @@ replies have realistic lengths (`--answer-chars`, `--user-chars`), and the evalu
 `--questions` questions in discovery (the paper's models average 1.48).
 
 The dollar figure is for a full 1K source of the public release (100 problems x 10 personas =
-1,000 records, x 3 conditions) at the prices in `benchmarks/prices.py`. The release's records
+1,000 records, x 3 conditions) at the prices in `heedbench/prices.py`. The release's records
 have 20 rubric criteria, the shipped sample about 5, so PrefAlign grading is also scaled to 20
 criteria (per-criterion: calls x 20/n; batched: the criteria listing x 20/n).
 
@@ -28,8 +28,8 @@ from typing import Any
 from inspect_ai import eval
 from inspect_ai.model import Model
 
-from benchmarks.prices import PRICES_CHECKED, dollars, load_prices
 from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
 from heedbench.testing import scripted_model
 
 RESULTS = Path(__file__).parent / "results" / "prefdisco_cost.json"
@@ -161,7 +161,7 @@ def scaled_grader(row: dict[str, Any], judge: str, mean_criteria: float,
             "tokens_out": row["tokens_out"] * factor}  # fmt: skip
 
 
-def cost(result: dict[str, Any], prices: dict[str, tuple[float, float]],
+def cost(result: dict[str, Any], prices: dict[str, Price],
          models: dict[str, str], scale: bool) -> dict[str, float]:  # fmt: skip
     """Dollars for a full 1K source (1,000 records x 3 conditions), per role."""
     total: dict[str, float] = defaultdict(float)
@@ -188,7 +188,7 @@ def main() -> None:
     parser.add_argument("--model", default="openai/gpt-4o-mini")
     parser.add_argument("--user", default="openai/gpt-4o-mini")
     parser.add_argument("--grader", default="openai/gpt-4o")
-    parser.add_argument("--prices", default=None, help="JSON file overriding benchmarks/prices.py")
+    parser.add_argument("--prices", type=Path, help="JSON prices file, see heedbench/prices.py")
     args = parser.parse_args()
     prices = load_prices(args.prices)
     models = {"model": args.model, "user": args.user, "grader": args.grader}
@@ -199,7 +199,8 @@ def main() -> None:
         result["dollars_1k_source_20_criteria"] = cost(result, prices, models, scale=True)
         results.append(result)
         print(json.dumps({k: v for k, v in result.items() if k != "per_sample"}), flush=True)
-    output = {"prices_checked": PRICES_CHECKED, "models": models, "prices": prices,
+    output = {"prices_as_of": PRICES_AS_OF, "models": models,
+              "prices": {m: vars(prices[m]) for m in set(models.values())},
               "chars_per_token": CHARS_PER_TOKEN, "questions": args.questions,
               "answer_chars": args.answer_chars, "results": results}  # fmt: skip
     RESULTS.parent.mkdir(exist_ok=True)

@@ -3,7 +3,10 @@
 Shared by solvers (the simulated user) and scorers (the grader), so it sits outside both.
 """
 
+from collections.abc import Sequence
+
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
+from inspect_ai.model._model import active_model
 
 
 class RoleNotBoundError(RuntimeError):
@@ -34,3 +37,16 @@ def role_model(
             f"(or opt in to letting the evaluated model act as the {role} itself)"
         )
     return get_model(role=role, config=config or GenerateConfig())
+
+
+def check_roles_at_build(roles: Sequence[str], allow_evaluated_model: bool) -> None:
+    """Fail while the task is being built, if that happens inside `inspect eval`.
+
+    Inspect binds `--model-role` before it builds a task by name, so a missing role is caught
+    before any data loads or any model is called. A task object built outside an eval (a
+    script passing it to `eval()`) has no roles yet; its solver checks again at the start.
+    """
+    if active_model() is None:
+        return
+    for role in roles:
+        role_model(role, allow_evaluated_model=allow_evaluated_model)

@@ -1,6 +1,13 @@
-"""Measurements: preference alignment, Ben-Util arithmetic, PrefAlign; shared judge toolkit."""
+"""Measurements: preference alignment, Ben-Util arithmetic and failure modes, PrefAlign."""
 
-from heedbench.scorers.carryon import cumulative_utility, redundancy, turn_utility
+from heedbench.scorers.carryon import (
+    ConditionMeans,
+    FailureThresholds,
+    cumulative_utility,
+    failure_modes,
+    redundancy,
+    turn_utility,
+)
 from heedbench.scorers.choice import (
     choice_alignment,
     kendall_penalty,
@@ -16,8 +23,11 @@ from heedbench.scorers.prefdisco import (
 )
 
 __all__ = [
+    "ConditionMeans",
+    "FailureThresholds",
     "choice_alignment",
     "cumulative_utility",
+    "failure_modes",
     "kendall_penalty",
     "math_equal",
     "normalised_kendall_penalty",

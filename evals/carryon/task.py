@@ -3,7 +3,8 @@
 from inspect_ai import Task, task
 
 from heedbench.evals.carryon.dataset import load_queries
-from heedbench.evals.carryon.samples import carryon_samples, parse_conditions
+from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_conditions
+from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
 from heedbench.scorers.carryon.judge import BenUtilMode
 from heedbench.scorers.carryon.metrics import carryon_metrics
@@ -61,6 +62,9 @@ def carryon(
     if not 1 <= max_followups <= 5:
         raise ValueError(f"max_followups must be between 1 and 5, got {max_followups}")
     conditions = parse_conditions(condition)
+    multi_turn = any(c in MULTI_TURN for c in conditions)
+    roles = ("user", "grader") if multi_turn else ("grader",)
+    check_roles_at_build(roles, allow_self_roles)
     queries = load_queries(data, revision=revision, split=split)
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q.category == category]
@@ -70,7 +74,7 @@ def carryon(
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
     return Task(
         dataset=carryon_samples(queries, conditions, flows_per_query, seed, max_followups),
-        solver=carryon_solver(allow_self_roles=allow_self_roles),
+        solver=carryon_solver(roles=roles, allow_self_roles=allow_self_roles),
         scorer=carryon_judge(judge=mode, allow_self_roles=allow_self_roles),
         metrics=carryon_metrics(thresholds),
         version="1.0.0",

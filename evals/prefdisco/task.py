@@ -6,7 +6,6 @@ from typing import Any, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model._model import active_model
 
 from heedbench.evals.prefdisco.dataset import (
     FIVE_K_SOURCES,
@@ -18,10 +17,11 @@ from heedbench.evals.prefdisco.dataset import (
 )
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
+from heedbench.roles import check_roles_at_build
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
-from heedbench.solvers.prefdisco.solver import check_roles, prefdisco_solver
+from heedbench.solvers.prefdisco.solver import prefdisco_solver
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 MAX_FIXED_QUESTIONS = 20
@@ -136,9 +136,7 @@ def prefdisco(
     if data == "hub" and not revision:
         raise ValueError("data=hub needs a pinned revision: -T revision=<commit sha>")
     roles = ("user", "grader") if "discovery" in conditions else ("grader",)
-    if active_model() is not None:
-        # Built by `inspect eval` (roles are bound by now): fail before loading any data.
-        check_roles(roles, allow_self_roles)
+    check_roles_at_build(roles, allow_self_roles)
     sources = resolve_sources(source, variant, data)
     load = {"sources": list(sources), "variant": variant, "data": data, "revision": revision}
     records = list(record_index(**load).values())  # type: ignore[arg-type]

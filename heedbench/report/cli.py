@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heedbench.prices import load_prices
 from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded, NoLogsError, load_runs
 from heedbench.report.prefdisco import prefdisco_section
-from heedbench.report.prices import load_prices
 from heedbench.report.render import terminal_summary, write_report
 from heedbench.report.runs import runs_section
 from heedbench.scorers.carryon import FailureThresholds

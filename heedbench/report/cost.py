@@ -8,9 +8,9 @@ Each used run's `stats.role_usage` gives the tokens of every bound role (user, g
 from collections import defaultdict
 from dataclasses import dataclass
 
+from heedbench.prices import PRICES_AS_OF, Price, price_of
 from heedbench.report.document import Section, Table
 from heedbench.report.load import Loaded, Run
-from heedbench.report.prices import PRICES_AS_OF, Price, price_of
 
 EVALUATED = "evaluated"
 

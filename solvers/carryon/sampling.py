@@ -2,6 +2,7 @@
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from typing import Literal
 
 from heedbench.solvers.carryon.flows import flow_condition, valid_flows
@@ -10,16 +11,21 @@ ConditionFilter = Literal["bc", "nc", "all"]
 DEFAULT_FLOWS_PER_QUERY = 15
 
 
+@cache
 def flow_strata(
     condition: ConditionFilter = "all", max_followups: int = 5
-) -> dict[tuple[int, str], list[tuple[str, ...]]]:
-    """Valid flows grouped by (number of follow-ups, condition), restricted to `condition`."""
+) -> dict[tuple[int, str], tuple[tuple[str, ...], ...]]:
+    """Valid flows grouped by (number of follow-ups, condition), restricted to `condition`.
+
+    Cached (every query of a run asks for the same strata); the groups are tuples, so the
+    cached value cannot be changed by a caller.
+    """
     strata: dict[tuple[int, str], list[tuple[str, ...]]] = {}
     for flow in valid_flows(max_followups):
         flow_cond = flow_condition(flow)
         if condition in ("all", flow_cond):
             strata.setdefault((len(flow), flow_cond), []).append(flow)
-    return strata
+    return {key: tuple(flows) for key, flows in strata.items()}
 
 
 def sample_flows(

@@ -6,6 +6,8 @@ model. Every exchange (move, user message, response, how the user message was ob
 kept in the sample store for the scorer and the log viewer.
 """
 
+from collections.abc import Sequence
+
 from inspect_ai.model import ChatMessageUser, GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
@@ -47,17 +49,21 @@ def conversation_text(exchanges: list[Exchange], user_label: str = USER_LABEL) -
 
 
 @solver
-def carryon_solver(*, allow_self_roles: bool = False) -> Solver:
+def carryon_solver(
+    *, roles: Sequence[str] = ("user", "grader"), allow_self_roles: bool = False
+) -> Solver:
     """Play the sample's flow against the evaluated model.
 
     Args:
+        roles: the role models the run needs (no `user` when every condition is single-turn);
+            each is checked before the evaluated model is first called.
         allow_self_roles: let the evaluated model play the user (and grade) when those roles
             are unbound; off by default, so a missing `--model-role` fails before any call.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        user = role_model("user", allow_evaluated_model=allow_self_roles, config=USER_CONFIG)
-        role_model("grader", allow_evaluated_model=allow_self_roles)  # fail before any call
+        for role in roles:
+            role_model(role, allow_evaluated_model=allow_self_roles)
         run = state.store_as(CarryOnRun)
         run.condition = state.metadata["condition"]
         run.flow = list(state.metadata["flow"])
@@ -66,6 +72,8 @@ def carryon_solver(*, allow_self_roles: bool = False) -> Solver:
         state = await generate(state)
         exchanges = [Exchange(move=None, user=state.user_prompt.text, response=_reply(state))]
         run.exchanges = exchanges
+        if run.flow:
+            user = role_model("user", allow_evaluated_model=allow_self_roles, config=USER_CONFIG)
         for move in run.flow:
             message = await simulated_user_message(user, move, conversation_text(exchanges), intent)
             if message.text is None:

@@ -360,3 +360,15 @@ def test_bad_parameters_fail_before_any_model_call(
 
 def test_refusal_constant_is_what_the_target_says() -> None:
     assert never_recovers("anything") == REFUSAL
+
+
+def test_single_turn_runs_need_no_user_role(tmp_path: Path, data: Path) -> None:
+    log = eval(
+        carryon(data=str(data), condition="turn1,oracle"),
+        model=scripted_model(refuse_then_recover(), "target"),
+        model_roles={"grader": scripted_model(scripted_grader, "grader")},
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success", log.error
+    assert len(samples(log)) == 2 * QUERIES

@@ -2,8 +2,6 @@
 
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -288,21 +286,6 @@ def test_unbound_roles_fail_before_the_evaluated_model_is_called(tmp_path: Path)
     )[0]
     assert log.status == "error" and "--model-role user=" in str(log.error)
     assert calls.model == []
-
-
-def test_unbound_roles_fail_when_inspect_builds_the_task(tmp_path: Path) -> None:
-    # The command line, in a fresh process: Inspect binds the roles before it builds a task
-    # named on the command line, so the task itself refuses to be built (no data loaded, no
-    # model called; mockllm without scripted usage would even need the network to answer).
-    inspect = Path(sys.executable).parent / "inspect"
-    result = subprocess.run(
-        [str(inspect), "eval", "heedbench/prefdisco", "--model", "mockllm/model",
-         "--display", "none", "--log-dir", str(tmp_path)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert result.returncode != 0
-    assert "--model-role user=" in result.stdout + result.stderr
-    assert not list(tmp_path.glob("*.eval"))  # no run started
 
 
 def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
+from heedbench.prices import PRICES, load_prices, price_of
 from heedbench.report.cli import Options, build_sections, main
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded, load_runs
-from heedbench.report.prices import PRICES, load_prices, price_of
 from tests.report import standins
 from tests.report.conftest import roles, scripted
 

@@ -1,5 +1,7 @@
 """Token prices for cost estimates: one dated table, overridable with `--prices FILE`.
 
+Used by `heedbench report` and by the cost benchmarks under `benchmarks/`.
+
 Prices are list prices in US dollars per million tokens (input, output) as published by the
 providers on PRICES_AS_OF; they change, so check them before quoting a cost. A JSON file given
 with `--prices` maps model names to `{"input": ..., "output": ...}` (dollars per million tokens)
@@ -86,3 +88,15 @@ def price_of(model: str, prices: dict[str, Price]) -> Price | None:
         if model.startswith(name) and _SNAPSHOT.match(model[len(name) :]):
             return price
     return None
+
+
+def dollars(prices: dict[str, Price], model: str, tokens_in: float, tokens_out: float) -> float:
+    """The cost of `tokens_in` input and `tokens_out` output tokens at `model`'s price.
+
+    Raises:
+        ValueError: no price is known for `model` (add one with a prices file).
+    """
+    price = price_of(model, prices)
+    if price is None:
+        raise ValueError(f"no price for {model!r}: add it with a prices file (--prices FILE)")
+    return (tokens_in * price.input + tokens_out * price.output) / 1e6
