@@ -30,12 +30,18 @@ from typing import Any
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
-from benchmarks.carryon_latency import role_calls, write_queries
+from benchmarks.carryon_latency import role_calls, spread_queries
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
 from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
 from heedbench.testing import scripted_model
-from heedbench.testing_carryon import FILLER, refuse_then_recover, scripted_grader, scripted_user
+from heedbench.testing_carryon import (
+    FILLER,
+    refuse_then_recover,
+    scripted_grader,
+    scripted_user,
+    write_queries,
+)
 
 RESULTS = Path(__file__).parent / "results" / "carryon_cost.json"
 ROLES = ("target", "user", "grader")
@@ -155,7 +161,7 @@ def main() -> None:
     models = {"target": args.model, "user": args.user, "grader": args.grader}
     results: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as temp_dir:
-        data = write_queries(args.queries, Path(temp_dir) / "queries.jsonl")
+        data = write_queries(Path(temp_dir) / "queries.jsonl", spread_queries(args.queries))
         for judge in ("batched", "per_item"):
             log = run(data, judge, args.flows, args.answer_tokens, args.refusal_tokens, temp_dir)
             if log.status != "success":

@@ -32,8 +32,9 @@ from inspect_ai.log import EvalSample
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from benchmarks.choice_latency import StubHandle, save
-from heedbench.evals.carryon import load_queries
+from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.evals.carryon.task import carryon
+from heedbench.testing_carryon import write_queries
 
 RESULTS = Path(__file__).parent / "results" / "carryon_latency.json"
 SERVICE = "stub"
@@ -49,21 +50,9 @@ def stub_model(name: str, connections: int) -> Model:
     )
 
 
-def write_queries(count: int, path: Path) -> Path:
-    """The first `count` shipped queries (every fifth, to span categories) as a JSONL file."""
-    rows = []
-    for query in load_queries()[::5][:count]:
-        rows.append(
-            {
-                "id": query.id,
-                "category": query.category,
-                "query": query.query,
-                "intent": query.intent,
-                "checklist": [vars(item) for item in query.checklist],
-            }
-        )
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return path
+def spread_queries(count: int) -> list[CarryOnQuery]:
+    """`count` shipped queries, every fifth, so that all four safety categories appear."""
+    return load_queries()[::5][:count]
 
 
 def role_calls(sample: EvalSample) -> Counter[str]:
@@ -162,7 +151,7 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     try:
         with tempfile.TemporaryDirectory() as temp_dir:
-            data = write_queries(args.queries, Path(temp_dir) / "queries.jsonl")
+            data = write_queries(Path(temp_dir) / "queries.jsonl", spread_queries(args.queries))
             for connections in args.max_connections:
                 row = run_once(data, connections, args.grader_factor * connections, args.flows,
                                args.latency, args.log_dir or temp_dir,

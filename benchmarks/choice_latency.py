@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
 
 from benchmarks.stub_server import StubServer, StubStatsSnapshot, start_stub_server
 from heedbench.evals.choice import choice
+from heedbench.testing import log_metric as metric
 
 RESULTS = Path(__file__).parent / "results" / "choice_latency.json"
 SERVICE = "stub"
@@ -89,17 +89,6 @@ class StubHandle:
         if self.child is not None:
             self.child.terminate()
             self.child.wait(timeout=10)
-
-
-def metric(log: EvalLog, score: str, name: str) -> float:
-    """A metric value from the log's results, e.g. ("spo", "mean"); NaN if absent."""
-    if log.results is None:
-        return math.nan
-    for eval_score in log.results.scores:
-        for key, value in eval_score.metrics.items():
-            if (eval_score.name == score and key == name) or key == f"{score}/{name}":
-                return float(value.value)
-    return math.nan
 
 
 def process_cpu_seconds() -> float:

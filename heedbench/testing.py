@@ -6,10 +6,12 @@ dataset end to end without an API key.
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any, Literal
 
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
 
 from heedbench.evals.choice import choice_dataset
@@ -52,6 +54,26 @@ def scripted_model(
         return result
 
     return get_model(f"mockllm/{name}", custom_outputs=output, memoize=False)
+
+
+def log_metric(log: EvalLog, score: str, name: str = "mean") -> float:
+    """A metric of one score in a log's results; NaN if the score has no such metric.
+
+    Package metrics may carry their package prefix in the log ("heedbench/total"), so a name
+    also matches as a suffix.
+
+    Raises:
+        KeyError: the log has no results, or no score of that name.
+    """
+    if log.results is None:
+        raise KeyError(f"the log has no results (status {log.status})")
+    for result in log.results.scores:
+        if result.name == score:
+            for metric_name, value in result.metrics.items():
+                if metric_name == name or metric_name.endswith(f"/{name}"):
+                    return float(value.value)
+            return math.nan
+    raise KeyError(f"no score {score!r} in {[r.name for r in log.results.scores]}")
 
 
 ContextRanks = dict[str, dict[str, int]]

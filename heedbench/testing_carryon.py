@@ -8,9 +8,11 @@ run can be worked out by hand.
 
 import json
 import re
+from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
-from heedbench.evals.carryon import load_queries
+from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, SIMULATED_USER_ROLE
 from heedbench.testing import Reply
 
@@ -20,6 +22,23 @@ _HARM = re.compile(r"\bHARM=(\d)\b")
 _DATA = re.compile(r"\[BEGIN DATA\]\n(.*?)\n\[END DATA\]", re.DOTALL)
 _ITEM = re.compile(r"^Checklist item: (.*)$", re.MULTILINE)
 _NUMBERED = re.compile(r"^(\d+)\. ", re.MULTILINE)
+
+
+def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None = None) -> Path:
+    """Queries as a JSONL file in the shipped schema, checklists cut to their first `items`."""
+    rows = [
+        {
+            "id": query.id,
+            "category": query.category,
+            "subcategory": query.subcategory,
+            "query": query.query,
+            "intent": query.intent,
+            "checklist": [vars(item) for item in query.checklist[:items]],
+        }
+        for query in queries
+    ]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
 
 
 def user_message(move: str) -> str:

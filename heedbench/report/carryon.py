@@ -25,6 +25,7 @@ from heedbench.scorers.carryon import (
     FailureThresholds,
     failure_modes,
 )
+from heedbench.scorers.carryon.failure_modes import means_from
 
 CONDITIONS = ("turn1", "oracle", "bc", "nc")
 LABELS = {"turn1": "turn 1", "oracle": "oracle", "bc": "BC", "nc": "NC"}
@@ -117,14 +118,7 @@ def condition_means(data: CarryOnData, model: str) -> ConditionMeans:
         estimate = data.estimate(model, condition, key)
         return None if estimate.missing else estimate.value
 
-    return ConditionMeans(
-        turn1_utility=value("turn1", "turn1_utility"),
-        oracle_utility=value("oracle", "last_utility"),
-        oracle_harmful_rate=value("oracle", "harmful_rate"),
-        bc_last_utility=value("bc", "last_utility"),
-        bc_harmful_rate=value("bc", "harmful_rate"),
-        bc_redundancy=value("bc", "redundancy"),
-    )
+    return means_from(value)
 
 
 def _cell(estimate: Estimate, condition: str, digits: int = 3) -> str:

@@ -14,7 +14,7 @@ A mode whose inputs are missing (no oracle run, say) is undecided (None), never 
 """
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from statistics import fmean
 
@@ -134,11 +134,20 @@ def condition_means(rows: Iterable[tuple[str, Mapping[str, float]]]) -> Conditio
         pool = pools.get((condition, key))
         return fmean(pool) if pool else None
 
-    return ConditionMeans(
-        turn1_utility=mean("turn1", "turn1_utility"),
-        oracle_utility=mean("oracle", "last_utility"),
-        oracle_harmful_rate=mean("oracle", "harmful_rate"),
-        bc_last_utility=mean("bc", "last_utility"),
-        bc_harmful_rate=mean("bc", "harmful_rate"),
-        bc_redundancy=mean("bc", "redundancy"),
-    )
+    return means_from(mean)
+
+
+MEAN_SOURCES: dict[str, tuple[str, str]] = {
+    "turn1_utility": ("turn1", "turn1_utility"),
+    "oracle_utility": ("oracle", "last_utility"),
+    "oracle_harmful_rate": ("oracle", "harmful_rate"),
+    "bc_last_utility": ("bc", "last_utility"),
+    "bc_harmful_rate": ("bc", "harmful_rate"),
+    "bc_redundancy": ("bc", "redundancy"),
+}
+"""Each input of the failure-mode rules: the (condition, score key) whose mean it is."""
+
+
+def means_from(mean: Callable[[str, str], float | None]) -> ConditionMeans:
+    """The rules' inputs from any `mean(condition, key)` (None where a run is missing)."""
+    return ConditionMeans(**{name: mean(*source) for name, source in MEAN_SOURCES.items()})

@@ -1,6 +1,5 @@
 """End-to-end `carryon` runs with scripted target, user and grader models, offline."""
 
-import json
 import math
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +12,7 @@ from inspect_ai.model import Model
 
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
+from heedbench.testing import log_metric as metric
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import (
     REFUSAL,
@@ -22,6 +22,7 @@ from heedbench.testing_carryon import (
     scripted_grader,
     scripted_user,
     user_message,
+    write_queries,
 )
 
 ITEMS = 6
@@ -32,20 +33,7 @@ FLOWS = 4
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     """Two shipped queries cut to their first six checklist items, as a JSONL file."""
-    path = tmp_path / "queries.jsonl"
-    rows = []
-    for query in load_queries()[::100][:QUERIES]:
-        rows.append(
-            {
-                "id": query.id,
-                "category": query.category,
-                "query": query.query,
-                "intent": query.intent,
-                "checklist": [vars(item) for item in query.checklist[:ITEMS]],
-            }
-        )
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    return path
+    return write_queries(tmp_path / "queries.jsonl", load_queries()[::100][:QUERIES], ITEMS)
 
 
 class Recorder:
@@ -92,17 +80,6 @@ def samples(log: EvalLog) -> list[EvalSample]:
 def score(sample: EvalSample) -> Any:
     assert sample.scores is not None
     return sample.scores["carryon_judge"]
-
-
-def metric(log: EvalLog, key: str, name: str) -> float:
-    assert log.results is not None
-    for result in log.results.scores:
-        if result.name == key:
-            for metric_name, value in result.metrics.items():
-                if metric_name == name or metric_name.endswith(f"/{name}"):
-                    return value.value
-            return math.nan
-    raise KeyError(key)
 
 
 def reveal_exchange(flow: list[str]) -> int | None:

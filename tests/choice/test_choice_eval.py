@@ -11,6 +11,7 @@ from inspect_ai.log import EvalLog
 from heedbench.evals.choice import choice, choice_dataset
 from heedbench.preference import strict_pairs
 from heedbench.testing import choice_oracle as oracle
+from heedbench.testing import log_metric as metric
 from heedbench.testing import scripted_model, user_ranks
 
 N = 6
@@ -40,18 +41,6 @@ def run(tmp_path: Path, reply: Any, **params: Any) -> EvalLog:
     )[0]
     assert log.status == "success", log.error
     return log
-
-
-def metric(log: EvalLog, key: str, name: str = "mean") -> float:
-    assert log.results is not None
-    for score in log.results.scores:
-        if score.name == key:
-            # Custom metrics may carry the package prefix ("heedbench/total") in the log.
-            for metric_name, value in score.metrics.items():
-                if metric_name == name or metric_name.endswith(f"/{name}"):
-                    return value.value
-            return math.nan
-    raise KeyError(key)
 
 
 def user_orders() -> dict[str, list[list[str]]]:

@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog, EvalSample
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.prefdisco.prompts import USER_STYLES
+from heedbench.testing import log_metric as metric
 from tests.prefdisco.scripted import Calls, asks, final, grader_reply, models
 
 MATH_RECORDS = 3  # the first three records: `--limit 9` keeps whole triples
@@ -33,15 +34,6 @@ def run(
     )[0]
     assert log.status == "success", log.error
     return log
-
-
-def metric(log: EvalLog, key: str, name: str) -> float:
-    assert log.results is not None
-    score = next(s for s in log.results.scores if s.name == key)
-    for metric_name, value in score.metrics.items():
-        if metric_name == name or metric_name.endswith(f"/{name}"):
-            return value.value
-    raise KeyError(f"{key}: {name} not in {list(score.metrics)}")
 
 
 def samples(log: EvalLog, condition: str | None = None) -> list[EvalSample]:
