@@ -1,11 +1,13 @@
-"""Offline logs for the report tests: real `choice` runs, stand-in carryon/prefdisco runs.
+"""Offline logs for the report tests: real runs of all three tasks with scripted models.
 
 Built once per test session (per xdist worker) into a temporary folder, then reported on.
 """
 
+import os
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from inspect_ai import eval
 from inspect_ai.model import Model
 
@@ -15,7 +17,7 @@ from heedbench.report.document import Section
 from heedbench.report.load import Loaded
 from heedbench.report.render import write_report
 from heedbench.testing import choice_oracle, scripted_model, user_ranks
-from tests.report import standins
+from tests.report import foreign, runs
 
 N = 5
 CHOICE_METHODS = ("pointwise", "pairwise_score", "pairwise_test")
@@ -23,6 +25,10 @@ CHOICE_METHODS = ("pointwise", "pairwise_score", "pairwise_test")
 
 def scripted(name: str, reply: str = "ok") -> Model:
     return scripted_model(lambda prompt: reply, name=name)
+
+
+def broken(prompt: str) -> str:
+    raise RuntimeError("scripted failure")
 
 
 def roles() -> dict[str, Model]:
@@ -51,32 +57,26 @@ def build_logs(log_dir: Path) -> None:
     )
     run(choice(n=N, method="pointwise"), models["noisy"], log_dir)
 
-    # carryon stand-ins: a recovering model with every condition, one without an oracle run
-    run(standins.carryon(seed=1, skill=0.3), scripted("recoverer"), log_dir, model_roles=roles())
-    run(
-        standins.carryon(seed=2, skill=0.01, conditions="turn1,bc,nc"),
-        scripted("locked"),
-        log_dir,
-        model_roles=roles(),
-    )
-    # prefdisco stand-ins: one model with all conditions, one without oracle
-    run(standins.prefdisco(seed=3, gain=1.0), scripted("asker"), log_dir, model_roles=roles())
-    run(
-        standins.prefdisco(seed=4, gain=-0.5, conditions="baseline,discovery"),
-        scripted("guesser"),
-        log_dir,
-        model_roles=roles(),
-    )
+    # real carryon and prefdisco runs (the failed carryon run is kept out of the numbers)
+    runs.carryon_logs(log_dir, fail=broken)
+    runs.prefdisco_logs(log_dir)
 
-    # a failed heedbench run and a log of another suite: both kept out of the numbers
-    run(standins.carryon(seed=5, fail=True), scripted("broken"), log_dir, model_roles=roles())
-    run(standins.other_suite(), scripted("outsider"), log_dir, model_roles=roles())
+    # a log of another suite: listed and skipped
+    run(foreign.other_suite(), scripted("outsider"), log_dir, model_roles=roles())
 
 
 @pytest.fixture(scope="session")
 def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("logs")
-    build_logs(path)
+    """The logs, built once per test session even when xdist runs several workers."""
+    base = tmp_path_factory.getbasetemp()
+    # Under xdist each worker's base sits in the run's own folder, which they share.
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    path = shared / "report-logs"
+    with FileLock(str(shared / "report-logs.lock")):
+        if not (path / "complete").exists():
+            path.mkdir(exist_ok=True)
+            build_logs(path)
+            (path / "complete").touch()
     return path
 
 

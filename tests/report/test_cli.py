@@ -12,7 +12,7 @@ from heedbench.report.cli import Options, build_sections, main
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded, load_runs
-from tests.report import standins
+from tests.report import foreign
 from tests.report.conftest import roles, scripted
 
 Report = tuple[Loaded, list[Section], Path]
@@ -35,7 +35,7 @@ def test_only_other_suites_fails_and_lists_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     eval(
-        standins.other_suite(),
+        foreign.other_suite(),
         model=scripted("outsider"),
         model_roles=roles(),
         display="none",

@@ -1,4 +1,4 @@
-"""The `prefdisco` tables — against STAND-IN logs (tests/report/standins.py), not the real task."""
+"""The `prefdisco` tables, checked against real offline runs (tests/report/runs.py)."""
 
 from pathlib import Path
 
@@ -19,7 +19,7 @@ def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, repor
     text = (out / "report.md").read_text()
     rows = {(r.model, r.source): r for r in prefdisco_rows(loaded)}
     samples = sample_rows(logs_of(log_dir, "prefdisco", "mockllm/asker")[0])
-    for source in ("math500", "socialiqa", ALL):
+    for source in ("math", "medqa", ALL):
         mine = [(m, v) for m, v, _ in samples if source in (ALL, m["source"])]
         row = rows[("mockllm/asker", source)]
         for condition in ("baseline", "discovery", "oracle"):
