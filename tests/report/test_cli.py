@@ -87,7 +87,7 @@ def test_command_line_writes_report_and_prints_summary(
     assert "== choice" in printed and "== carryon" in printed and "== prefdisco" in printed
     assert "excluded: carryon mockllm/broken" in printed
     assert (out / "report.md").exists() and (out / "report.html").exists()
-    # the grader role costs money now: 4 used stand-in runs, usage from the logs
+    # the grader role now costs money: every used carryon and prefdisco run, usage from the logs
     loaded = load_runs([str(log_dir)])
     judge_in = sum(r.role_usage["grader"]["input_tokens"] for r in loaded.used if r.role_usage)
     judge_out = sum(r.role_usage["grader"]["output_tokens"] for r in loaded.used if r.role_usage)
