@@ -7,6 +7,7 @@ report's means, standard errors and pairings are checked on numbers that actuall
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -65,9 +66,10 @@ def carryon_logs(log_dir: Path, fail: Reply) -> None:
 
 
 def varied_asker(prompt: str) -> str:
-    """Asks 0–3 questions in discovery, depending on the task."""
-    task = prompt.split("\n", 3)[:3]
-    return asks(int(unit("".join(task)) * 4))(prompt)
+    """Asks 0–3 questions in discovery, depending on the task (the first user message)."""
+    task = prompt.rsplit("Write nothing before the marker.", maxsplit=1)[-1]
+    task = re.split(r"\n(?:QUESTION|FINAL ANSWER)", task)[0]
+    return asks(int(unit(task) * 4))(prompt)
 
 
 def varied_grader(prompt: str) -> str:
@@ -103,4 +105,4 @@ def prefdisco_logs(log_dir: Path) -> None:
 
     run(varied_asker, "asker", "all", 3 * 34)  # 30 math records, then 4 of the next source
     run(asks(0), "guesser", "baseline", 34)
-    run(varied_asker, "guesser", "discovery", 34)
+    run(asks(0), "guesser", "discovery", 34)
