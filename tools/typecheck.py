@@ -4,8 +4,8 @@ The package maps top-level folders (evals/, solvers/, scorers/) into `heedbench.
 mypy cannot follow through setuptools' editable-install hook, and the top-level `datasets/`
 data folder would shadow the `datasets` library. This script copies the package in its
 installed shape, plus tests/, benchmarks/ and tools/, under build/typecheck/ (mypy skips
-symlinks), runs mypy there with the settings in pyproject.toml, and reports errors against
-the original source paths. Usage: `python tools/typecheck.py`.
+symlinks), runs mypy there with the settings in pyproject.toml, reports errors against
+the original source paths, and removes the copy. Usage: `python tools/typecheck.py`.
 """
 
 import os
@@ -49,9 +49,13 @@ def main() -> int:
     """Run mypy from inside the copy, where no `datasets/` folder shadows the library."""
     targets = build_tree()
     os.chdir(TREE)
-    stdout, stderr, status = api.run(
-        ["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", *targets]
-    )
+    try:
+        stdout, stderr, status = api.run(
+            ["--config-file", str(ROOT / "pyproject.toml"), "--no-incremental", *targets]
+        )
+    finally:
+        os.chdir(ROOT)
+        shutil.rmtree(TREE)  # a stale copy would show up twice in `inspect list tasks`
     sys.stdout.write("".join(source_path(line) for line in stdout.splitlines(keepends=True)))
     sys.stderr.write(stderr)
     return status
