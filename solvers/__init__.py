@@ -1,6 +1,6 @@
 """Interaction protocols: how each benchmark talks to the evaluated model."""
 
-from heedbench.solvers.carryon import is_valid_flow, valid_flows
+from heedbench.solvers.carryon import carryon_solver, is_valid_flow, valid_flows
 from heedbench.solvers.choice import (
     choice_solver,
     pairwise_scc_order,
@@ -10,6 +10,7 @@ from heedbench.solvers.choice import (
 from heedbench.solvers.prefdisco import parse_turn, prefdisco_solver
 
 __all__ = [
+    "carryon_solver",
     "choice_solver",
     "is_valid_flow",
     "pairwise_scc_order",

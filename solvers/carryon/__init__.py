@@ -1,4 +1,4 @@
-"""CarryOnBench conversation flows, move prompts and user-text cleaning (solver to come)."""
+"""CarryOnBench conversations: flows and their sampler, the simulated user, the solver loop."""
 
 from heedbench.solvers.carryon.flows import (
     CONTENTFUL_MOVES,
@@ -11,6 +11,7 @@ from heedbench.solvers.carryon.flows import (
 )
 from heedbench.solvers.carryon.prompts import follow_up_prompt
 from heedbench.solvers.carryon.sampling import flow_strata, sample_flows
+from heedbench.solvers.carryon.solver import CarryOnRun, carryon_solver
 from heedbench.solvers.carryon.user_text import clean_user_text
 
 __all__ = [
@@ -18,6 +19,8 @@ __all__ = [
     "INTENT_REVEALING_MOVES",
     "MOVES",
     "NON_CONTENTFUL_MOVES",
+    "CarryOnRun",
+    "carryon_solver",
     "clean_user_text",
     "flow_condition",
     "flow_strata",
