@@ -62,8 +62,15 @@ def carryon_solver(
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        for role in roles:
-            role_model(role, allow_evaluated_model=allow_self_roles)
+        # Every role is checked before the evaluated model is called; the scorer uses the grader.
+        models = {
+            role: role_model(
+                role,
+                allow_evaluated_model=allow_self_roles,
+                config=USER_CONFIG if role == "user" else None,
+            )
+            for role in roles
+        }
         run = state.store_as(CarryOnRun)
         run.condition = state.metadata["condition"]
         run.flow = list(state.metadata["flow"])
@@ -72,9 +79,11 @@ def carryon_solver(
         state = await generate(state)
         exchanges = [Exchange(move=None, user=state.user_prompt.text, response=_reply(state))]
         run.exchanges = exchanges
-        if run.flow:
-            user = role_model("user", allow_evaluated_model=allow_self_roles, config=USER_CONFIG)
+        user = models.get("user")
+        if run.flow and user is None:
+            raise ValueError("a multi-turn sample needs the 'user' role among the solver's roles")
         for move in run.flow:
+            assert user is not None
             message = await simulated_user_message(user, move, conversation_text(exchanges), intent)
             if message.text is None:
                 run.stopped = (
