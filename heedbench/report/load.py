@@ -8,6 +8,7 @@ cancelled or unfinished runs are listed and kept out of every number.
 
 import json
 import math
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,14 @@ class Run:
     model_usage: dict[str, dict[str, int]]
     role_usage: dict[str, dict[str, int]]
     error: str | None = None
+    written: float = 0.0
+    """When the log file was last written (0 if unknown): breaks ties between runs created in
+    the same second, which is as fine as a log's `created` time goes."""
+
+    @property
+    def order(self) -> tuple[datetime, float]:
+        """Sort key from oldest to newest."""
+        return (self.created, self.written)
 
     def settings(self, hide: Sequence[str] = ()) -> str:
         """The parameters the user passed, as `key=value` text (`hide` left out)."""
@@ -164,7 +173,14 @@ def _run(row: pd.Series) -> Run:
         model_usage=_json(row.get("stats_model_usage"), {}) or {},
         role_usage=_json(row.get("stats_role_usage"), {}) or {},
         error=None if error is None or pd.isna(error) else str(error),
+        written=_written(str(row["log"])),
     )
+
+
+def _written(log: str) -> float:
+    """The log file's modification time, for local logs (0 for remote ones)."""
+    path = log.removeprefix("file://")
+    return os.path.getmtime(path) if os.path.exists(path) else 0.0
 
 
 def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
@@ -186,13 +202,13 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
         else:
             newest.setdefault(run.key, []).append(run)
     for group in newest.values():
-        group.sort(key=lambda run: run.created, reverse=True)
+        group.sort(key=lambda run: run.order, reverse=True)
         if all_runs:
             loaded.used.extend(group)
         else:
             loaded.used.append(group[0])
             loaded.superseded.extend(group[1:])
-    loaded.used.sort(key=lambda run: (run.family or "", run.model, run.created))
+    loaded.used.sort(key=lambda run: (run.family or "", run.model, run.order))
     return loaded
 
 

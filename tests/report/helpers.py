@@ -1,6 +1,7 @@
 """Independent recomputation of report numbers straight from the logs (no report code)."""
 
 import math
+import os
 import statistics
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,10 @@ def logs_of(log_dir: Path, task: str, model: str) -> list[EvalLog]:
         log = read_eval_log(info.name)
         same = log.eval.task.split("/")[-1] == task and log.eval.model == model
         if same and log.status == "success":
-            found.append(log)
-    return sorted(found, key=lambda log: log.eval.created, reverse=True)
+            written = os.path.getmtime(info.name.removeprefix("file://"))
+            found.append((log.eval.created, written, log))
+    # `created` has whole seconds; the file's write time orders runs of the same second
+    return [log for _, _, log in sorted(found, key=lambda row: row[:2], reverse=True)]
 
 
 def sample_rows(log: EvalLog) -> list[tuple[dict[str, Any], dict[str, float], dict[str, Any]]]:
