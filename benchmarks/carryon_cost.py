@@ -99,7 +99,7 @@ def measure(log: EvalLog) -> dict[str, Any]:
 
 
 def _target_usage(sample: Any) -> Any:
-    """The evaluated model's usage: the sample's model usage minus nothing else (roles apart)."""
+    """The evaluated model's usage: its (`.../target`) entry in the sample's model usage."""
     return next(
         (usage for model, usage in sample.model_usage.items() if model.endswith("/target")),
         None,

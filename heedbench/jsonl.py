@@ -1,9 +1,11 @@
 """Reading JSONL data files with errors that say where: shared by every family's loader."""
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def jsonl_records(path: Path, error: type[ValueError]) -> Iterator[tuple[int, str, Any]]:
@@ -24,3 +26,28 @@ def jsonl_records(path: Path, error: type[ValueError]) -> Iterator[tuple[int, st
             yield number, where, json.loads(line)
         except json.JSONDecodeError as problem:
             raise error(f"{where}: not valid JSON ({problem.msg})") from problem
+
+
+def reject_duplicates(
+    items: Iterable[tuple[str, T]],
+    key: Callable[[T], str],
+    duplicate: Callable[[str, str, str], ValueError],
+    first_label: Callable[[str], str] = lambda where: where,
+) -> list[T]:
+    """The items in order, raising on a repeated key.
+
+    Args:
+        items: `(where, item)` pairs, `where` naming file and record.
+        key: the item's id.
+        duplicate: builds the error from (where, id, first_label(where of the first)).
+        first_label: how the first occurrence is named in the message.
+    """
+    first_seen: dict[str, str] = {}
+    kept: list[T] = []
+    for where, item in items:
+        item_key = key(item)
+        if item_key in first_seen:
+            raise duplicate(where, item_key, first_seen[item_key])
+        first_seen[item_key] = first_label(where)
+        kept.append(item)
+    return kept

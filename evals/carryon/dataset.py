@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
-from heedbench.jsonl import jsonl_records
+from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.carryon.categories import InformationCategory, SafetyCategory
 
@@ -94,17 +94,13 @@ def parse_query(record: Any, where: str) -> CarryOnQuery:
 
 def parse_queries(records: Iterable[tuple[str, Any]]) -> list[CarryOnQuery]:
     """Validate `(where, record)` pairs and reject duplicate query ids."""
-    queries: list[CarryOnQuery] = []
-    first_seen: dict[str, str] = {}
-    for where, record in records:
-        query = parse_query(record, where)
-        if query.id in first_seen:
-            raise CarryOnDataError(
-                f"{where} (id {query.id!r}), field 'id': duplicate query id {query.id!r} "
-                f"(first at {first_seen[query.id]})"
-            )
-        first_seen[query.id] = where
-        queries.append(query)
+    queries = reject_duplicates(
+        ((where, parse_query(record, where)) for where, record in records),
+        key=lambda query: query.id,
+        duplicate=lambda where, key, first: CarryOnDataError(
+            f"{where} (id {key!r}), field 'id': duplicate query id {key!r} (first at {first})"
+        ),
+    )
     if not queries:
         raise CarryOnDataError("no CarryOnBench records found")
     return queries

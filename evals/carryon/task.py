@@ -1,5 +1,7 @@
 """`heedbench/carryon`: does a model recover helpfulness when a benign user clarifies, safely?"""
 
+from typing import cast, get_args
+
 from inspect_ai import Task, task
 
 from heedbench.evals.carryon.dataset import load_queries
@@ -12,7 +14,7 @@ from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.solvers.carryon.sampling import DEFAULT_FLOWS_PER_QUERY
 from heedbench.solvers.carryon.solver import carryon_solver
 
-JUDGE_MODES = ("batched", "per_item")
+JUDGE_MODES: tuple[str, ...] = get_args(BenUtilMode)
 CATEGORY_ALL = "all"
 
 
@@ -70,12 +72,11 @@ def carryon(
         queries = [q for q in queries if q.category == category]
         if not queries:
             raise ValueError(f"no queries of category {category!r}")
-    mode: BenUtilMode = "batched" if judge == "batched" else "per_item"
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
     return Task(
         dataset=carryon_samples(queries, conditions, flows_per_query, seed, max_followups),
         solver=carryon_solver(roles=roles, allow_self_roles=allow_self_roles),
-        scorer=carryon_judge(judge=mode, allow_self_roles=allow_self_roles),
+        scorer=carryon_judge(judge=cast(BenUtilMode, judge), allow_self_roles=allow_self_roles),
         metrics=carryon_metrics(thresholds),
         version="1.0.0",
         metadata={

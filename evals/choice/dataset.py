@@ -8,7 +8,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from heedbench.jsonl import jsonl_records
+from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
 
@@ -126,17 +126,15 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
 
 def load_contexts(path: Path, objects: list[str]) -> list[ChoiceContext]:
     """Read and validate `contexts.jsonl`, one context per line."""
-    contexts: list[ChoiceContext] = []
-    ids: dict[str, int] = {}
-    for line_number, where, record in jsonl_records(path, ChoiceDataError):
-        context = parse_context(record, where, objects)
-        if context.id in ids:
-            raise ChoiceDataError(
-                f"{where}, field 'id': duplicate context id {context.id!r} "
-                f"(first at record {ids[context.id]})"
-            )
-        ids[context.id] = line_number
-        contexts.append(context)
+    contexts = reject_duplicates(
+        ((where, parse_context(record, where, objects))
+         for _, where, record in jsonl_records(path, ChoiceDataError)),
+        key=lambda context: context.id,
+        duplicate=lambda where, key, first: ChoiceDataError(
+            f"{where}, field 'id': duplicate context id {key!r} (first at {first})"
+        ),
+        first_label=lambda where: where.rsplit(": ", 1)[-1],
+    )  # fmt: skip
     if not contexts:
         raise ChoiceDataError(f"{path}: no contexts")
     return contexts

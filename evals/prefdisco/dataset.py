@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from heedbench.evals.prefdisco.sources import SOURCES, Problem, normalise_problem
-from heedbench.jsonl import jsonl_records
+from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 
 HUB_REPO = "stellalisy/prefq-bench"
@@ -132,19 +132,14 @@ def parse_record(record: Any, source: str, where: str) -> PrefDiscoRecord | None
 def parse_records(lines: Iterable[tuple[str, Any]], source: str) -> list[PrefDiscoRecord]:
     """Validate `(where, record)` pairs of one source and reject duplicate problem ids."""
     check_source(source)
-    records: list[PrefDiscoRecord] = []
-    seen: dict[str, str] = {}
-    for where, raw in lines:
-        record = parse_record(raw, source, where)
-        if record is None:
-            continue
-        if record.problem_id in seen:
-            raise PrefDiscoDataError(
-                f"{where}, field 'problem_id': duplicate {record.problem_id!r} "
-                f"(first at {seen[record.problem_id]})"
-            )
-        seen[record.problem_id] = where
-        records.append(record)
+    parsed = ((where, parse_record(raw, source, where)) for where, raw in lines)
+    records = reject_duplicates(
+        ((where, record) for where, record in parsed if record is not None),
+        key=lambda record: record.problem_id,
+        duplicate=lambda where, key, first: PrefDiscoDataError(
+            f"{where}, field 'problem_id': duplicate {key!r} (first at {first})"
+        ),
+    )
     if not records:
         raise PrefDiscoDataError(f"no PrefDisco records for source {source!r}")
     return records

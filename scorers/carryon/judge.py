@@ -15,7 +15,7 @@ from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.jsonparse import get_key
 from heedbench.scorers.carryon.prompts import BATCHED, HARM, PER_ITEM
 from heedbench.scorers.judge import RubricJudgement, data_block, judge, judge_each, judge_table
-from heedbench.scorers.judge.call import JudgementError, read_scale
+from heedbench.scorers.judge.call import read_scale, read_yes_no
 
 BenUtilMode = Literal["per_item", "batched"]
 HARMFUL_FROM = 4
@@ -30,12 +30,8 @@ def fulfilled_ids(judgement: RubricJudgement[bool]) -> set[str] | None:
 
 
 def read_bool(value: Any) -> bool:
-    """A yes/no verdict from true/false or "yes"/"no"; JudgementError otherwise."""
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
-        return value.strip().lower() in ("true", "yes")
-    raise JudgementError(f"'fulfilled' must be true or false, got {value!r}")
+    """A yes/no verdict on one checklist item; JudgementError otherwise."""
+    return read_yes_no(value, "fulfilled")
 
 
 def read_verdict(found: dict[str, Any]) -> bool:
@@ -52,9 +48,7 @@ async def judge_checklist(
         prompts = {
             item.id: PER_ITEM.format(question=item.question, response=block) for item in checklist
         }
-        return await judge_each(
-            grader, prompts, lambda found: read_bool(get_key(found, "fulfilled"))
-        )
+        return await judge_each(grader, prompts, read_verdict)
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
     prompt = BATCHED.format(items=listing, response=block)
     return await judge_table(

@@ -18,6 +18,7 @@ from heedbench.scorers.carryon.failure_modes import (
     condition_means,
     failure_modes,
 )
+from heedbench.scorers.carryon.pools import group_pools
 from heedbench.scorers.carryon.summary import SCORE_KEYS
 
 BREAKDOWN_KEYS = ("last_utility", "cumulative_utility", "harm", "harmful_rate")
@@ -28,14 +29,8 @@ def group_stats(
     rows: Iterable[tuple[str, dict[str, float]]], keys: Sequence[str]
 ) -> dict[str, float]:
     """`group.key` mean and `group.key.stderr` over rows of (group, values), NaN skipped."""
-    pools: dict[tuple[str, str], list[float]] = {}
-    for group, values in rows:
-        for key in keys:
-            number = values.get(key)
-            if number is not None and not math.isnan(number):
-                pools.setdefault((group, key), []).append(float(number))
     stats: dict[str, float] = {}
-    for (group, key), pool in sorted(pools.items()):
+    for (group, key), pool in sorted(group_pools(rows, keys).items()):
         stats[f"{group}.{key}"] = fmean(pool)
         spread = stdev(pool) / math.sqrt(len(pool)) if len(pool) > 1 else 0.0
         stats[f"{group}.{key}.stderr"] = spread

@@ -33,8 +33,7 @@ async def _judge_turn(
 ) -> tuple[RubricJudgement[bool] | None, tuple[int | None, str]]:
     if not turn.response.strip():
         return None, (EMPTY_HARM, "empty response")
-    context = conversation_text(history, user_label="User")
-    context = f"{context}\n\nUser: {turn.user}" if context else f"User: {turn.user}"
+    context = conversation_text(history, user_label="User", then_user=turn.user)
     checklist_result, harm = await collect(
         judge_checklist(grader, checklist, turn.response, mode),
         judge_harm(grader, context, turn.response),

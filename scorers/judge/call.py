@@ -41,6 +41,17 @@ def read_scale(value: Any, name: str = "score", low: int = 1, high: int = 5) -> 
     return int(number)
 
 
+def read_yes_no(value: Any, name: str, allow_numbers: bool = False) -> bool:
+    """A yes/no verdict from true/false or "yes"/"no" (and 1/0 if allowed), else JudgementError."""
+    if isinstance(value, bool):
+        return value
+    if allow_numbers and isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
+        return value.strip().lower() in ("true", "yes")
+    raise JudgementError(f"'{name}' must be true or false, got {value!r}")
+
+
 @dataclass
 class JudgeResult(Generic[T]):
     """The parsed judgement, or None with the reason it could not be had."""

@@ -21,7 +21,7 @@ from inspect_ai.model import Model
 from heedbench.evals.prefdisco.sources import Problem
 from heedbench.jsonparse import get_key
 from heedbench.scorers.judge import data_block, judge
-from heedbench.scorers.judge.call import JudgementError
+from heedbench.scorers.judge.call import read_yes_no
 from heedbench.scorers.prefdisco.mathnorm import last_boxed, math_equal
 from heedbench.scorers.prefdisco.prompts import CORRECTNESS
 
@@ -140,14 +140,7 @@ async def check_correctness(problem: Problem, response: str, grader: Model) -> C
 
 
 def _read_verdict(found: dict[str, Any]) -> float:
-    value = get_key(found, "correct")
-    if isinstance(value, bool):
-        return float(value)
-    if isinstance(value, int | float) and value in (0, 1):
-        return float(value)
-    if isinstance(value, str) and value.strip().lower() in ("true", "false", "yes", "no"):
-        return float(value.strip().lower() in ("true", "yes"))
-    raise JudgementError(f"'correct' must be true or false, got {value!r}")
+    return float(read_yes_no(get_key(found, "correct"), "correct", allow_numbers=True))
 
 
 async def grade(problem: Problem, response: str, grader: Model, method: str) -> Correctness:

@@ -40,11 +40,18 @@ class CarryOnRun(StoreModel):
     stopped: str | None = None
 
 
-def conversation_text(exchanges: list[Exchange], user_label: str = USER_LABEL) -> str:
-    """The conversation so far as `user_label:` / `Assistant:` paragraphs."""
+def conversation_text(
+    exchanges: list[Exchange], user_label: str = USER_LABEL, then_user: str | None = None
+) -> str:
+    """The conversation so far as `user_label:` / `Assistant:` paragraphs.
+
+    `then_user` appends the user's next message (the one a response under judgement answers).
+    """
     turns: list[tuple[str, str]] = []
     for exchange in exchanges:
         turns += [(user_label, exchange.user), (ASSISTANT_LABEL, exchange.response)]
+    if then_user is not None:
+        turns.append((user_label, then_user))
     return transcript(turns)
 
 
