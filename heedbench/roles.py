@@ -3,7 +3,7 @@
 Shared by solvers (the simulated user) and scorers (the grader), so it sits outside both.
 """
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 from inspect_ai.model._model import active_model
@@ -39,6 +39,22 @@ def role_model(
     return get_model(role=role, config=config or GenerateConfig())
 
 
+def role_models(
+    roles: Sequence[str],
+    *,
+    allow_evaluated_model: bool = False,
+    configs: Mapping[str, GenerateConfig] | None = None,
+) -> dict[str, Model]:
+    """Every role model a run needs, each with its own settings; fails on the first unbound."""
+    settings = configs or {}
+    return {
+        role: role_model(
+            role, allow_evaluated_model=allow_evaluated_model, config=settings.get(role)
+        )
+        for role in roles
+    }
+
+
 def check_roles_at_build(roles: Sequence[str], allow_evaluated_model: bool) -> None:
     """Fail while the task is being built, if that happens inside `inspect eval`.
 
@@ -48,5 +64,4 @@ def check_roles_at_build(roles: Sequence[str], allow_evaluated_model: bool) -> N
     """
     if active_model() is None:
         return
-    for role in roles:
-        role_model(role, allow_evaluated_model=allow_evaluated_model)
+    role_models(roles, allow_evaluated_model=allow_evaluated_model)

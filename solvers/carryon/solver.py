@@ -13,7 +13,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
-from heedbench.roles import role_model
+from heedbench.roles import role_models
 from heedbench.solvers.carryon.prompts import ASSISTANT_LABEL, USER_LABEL
 from heedbench.solvers.carryon.user import simulated_user_message, transcript
 
@@ -70,14 +70,9 @@ def carryon_solver(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         # Every role is checked before the evaluated model is called; the scorer uses the grader.
-        models = {
-            role: role_model(
-                role,
-                allow_evaluated_model=allow_self_roles,
-                config=USER_CONFIG if role == "user" else None,
-            )
-            for role in roles
-        }
+        models = role_models(
+            roles, allow_evaluated_model=allow_self_roles, configs={"user": USER_CONFIG}
+        )
         run = state.store_as(CarryOnRun)
         run.condition = state.metadata["condition"]
         run.flow = list(state.metadata["flow"])

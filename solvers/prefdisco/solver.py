@@ -22,7 +22,7 @@ from inspect_ai.util import StoreModel
 from pydantic import Field
 
 from heedbench.evals.prefdisco.dataset import PrefDiscoRecord, Variant, record_index, record_key
-from heedbench.roles import role_model
+from heedbench.roles import role_models
 from heedbench.solvers.prefdisco.profile import persona_profile, preference_profile
 from heedbench.solvers.prefdisco.prompts import (
     FINAL_REQUEST,
@@ -57,10 +57,7 @@ class PrefDiscoRun(StoreModel):
 def check_roles(roles: Sequence[str], allow_self_roles: bool) -> dict[str, Model]:
     """Resolve the role models a run needs, failing with the flag to pass if one is unbound."""
     configs = {"user": USER_CONFIG, "grader": GRADER_CONFIG}
-    return {
-        role: role_model(role, allow_evaluated_model=allow_self_roles, config=configs[role])
-        for role in roles
-    }
+    return role_models(roles, allow_evaluated_model=allow_self_roles, configs=configs)
 
 
 @solver
