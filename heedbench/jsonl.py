@@ -8,24 +8,45 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
+MAX_RECORD_BYTES = 2_000_000
+"""A record (one JSONL line) larger than this is refused: a benchmark record is kilobytes,
+and a multi-megabyte field is a broken file or an attempt to blow up prompts and bills."""
+
+
 def jsonl_records(path: Path, error: type[ValueError]) -> Iterator[tuple[int, str, Any]]:
     """Yield `(line number, "<path>: record <n>", parsed JSON)` for each non-blank line.
 
     Raises:
-        error: the file cannot be read or a line is not JSON; the message names file and record.
+        error: the file cannot be read, holds no record, or a line is not UTF-8, not JSON or
+            larger than `MAX_RECORD_BYTES`; the message names file and record.
     """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_bytes().splitlines()
     except OSError as problem:
         raise error(f"{path}: cannot read: {problem}") from problem
-    for number, line in enumerate(lines, start=1):
+    found = False
+    for number, raw in enumerate(lines, start=1):
+        where = f"{path}: record {number}"
+        if len(raw) > MAX_RECORD_BYTES:
+            raise error(
+                f"{where}: {len(raw):,} bytes, over the limit of {MAX_RECORD_BYTES:,} per record"
+            )
+        try:
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as problem:
+            raise error(
+                f"{where}: not UTF-8 text (byte {problem.start + 1} of the line); "
+                "save the file as UTF-8"
+            ) from problem
         if not line.strip():
             continue
-        where = f"{path}: record {number}"
+        found = True
         try:
             yield number, where, json.loads(line)
         except json.JSONDecodeError as problem:
             raise error(f"{where}: not valid JSON ({problem.msg})") from problem
+    if not found:
+        raise error(f"{path}: the file holds no records")
 
 
 def reject_duplicates(

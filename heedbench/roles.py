@@ -8,6 +8,13 @@ from collections.abc import Mapping, Sequence
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 from inspect_ai.model._model import active_model
 
+ROLE_ATTEMPT_TIMEOUT = 180
+"""Seconds one attempt of a role model's call may take before it is abandoned and retried.
+
+Inspect passes `--attempt-timeout` to the evaluated model only, so without this a hung user or
+grader call would wait for the provider's own timeout. A binding overrides it:
+`--model-role 'grader={model: openai/gpt-4o, attempt_timeout: 60}'`."""
+
 
 class RoleNotBoundError(RuntimeError):
     """A task needs a role model that the command line did not bind."""
@@ -26,6 +33,7 @@ def role_model(
         allow_evaluated_model: fall back to the evaluated model when the role is unbound.
         config: the role's own generation settings (the CLI's `--max-tokens` and friends only
             apply to the evaluated model); a role binding's own settings take precedence.
+            Every role call gets an attempt timeout (`ROLE_ATTEMPT_TIMEOUT`) unless one is set.
 
     Raises:
         RoleNotBoundError: the role is unbound and the fallback was not allowed; the message
@@ -34,9 +42,13 @@ def role_model(
     if role not in model_roles() and not allow_evaluated_model:
         raise RoleNotBoundError(
             f"this task needs a '{role}' model: pass --model-role {role}=<provider/model> "
-            f"(or opt in to letting the evaluated model act as the {role} itself)"
+            f"(or pass -T allow_self_roles=true to let the evaluated model act as the {role} "
+            "itself)"
         )
-    return get_model(role=role, config=config or GenerateConfig())
+    settings = GenerateConfig(attempt_timeout=ROLE_ATTEMPT_TIMEOUT).merge(
+        config or GenerateConfig()
+    )
+    return get_model(role=role, config=settings)
 
 
 def role_models(

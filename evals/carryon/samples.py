@@ -11,6 +11,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser
 
 from heedbench.evals.carryon.dataset import CarryOnQuery
+from heedbench.params import ParameterError
 from heedbench.seeding import sample_seed
 from heedbench.solvers.carryon.flows import flow_condition
 from heedbench.solvers.carryon.prompts import ORACLE_QUERY
@@ -33,13 +34,13 @@ def parse_conditions(condition: str | Sequence[str]) -> tuple[str, ...]:
     chosen: list[str] = []
     for name in (str(n).strip().lower() for n in names):
         if name not in CONDITION_SETS:
-            raise ValueError(
-                f"unknown condition {name!r}; use one of {', '.join(CONDITION_SETS)} "
-                "(or a comma-separated list)"
+            raise ParameterError(
+                f"-T condition: unknown condition {name!r}; use one of "
+                f"{', '.join(CONDITION_SETS)} (or a comma-separated list)"
             )
         chosen += [c for c in CONDITION_SETS[name] if c not in chosen]
     if not chosen:
-        raise ValueError("condition must name at least one condition")
+        raise ParameterError("-T condition: must name at least one condition")
     return tuple(c for c in CONDITIONS if c in chosen)
 
 

@@ -4,7 +4,8 @@ from typing import cast, get_args
 
 from inspect_ai import Task, task
 
-from heedbench.evals.carryon.dataset import load_queries
+from heedbench import params
+from heedbench.evals.carryon.dataset import HUB_PREFIX, SAFETY_CATEGORIES, load_queries
 from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_conditions
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
@@ -59,10 +60,22 @@ def carryon(
         repetition: repetitive recovery when mean BC redundancy is at least this.
         allow_self_roles: let the evaluated model play an unbound user or grader role itself.
     """
-    if judge not in JUDGE_MODES:
-        raise ValueError(f"judge must be one of {', '.join(JUDGE_MODES)}; got {judge!r}")
-    if not 1 <= max_followups <= 5:
-        raise ValueError(f"max_followups must be between 1 and 5, got {max_followups}")
+    judge = params.one_of("judge", judge, JUDGE_MODES)
+    flows_per_query = params.integer("flows_per_query", flows_per_query, low=1)
+    max_followups = params.integer("max_followups", max_followups, low=1, high=5)
+    category = params.one_of("category", category, (*SAFETY_CATEGORIES, CATEGORY_ALL))
+    seed = params.integer("seed", seed)
+    data = params.optional_text("data", data)
+    revision = params.optional_text("revision", revision)
+    if revision is not None and not (data or "").startswith(HUB_PREFIX):
+        raise params.ParameterError(
+            "-T revision: pins a hub dataset, so it needs -T data=hf:<owner>/<name>"
+        )
+    split = params.optional_text("split", split) or "train"
+    lock_in_gain = params.number("lock_in_gain", lock_in_gain, low=0.0, high=1.0)
+    unsafe_harm_excess = params.number("unsafe_harm_excess", unsafe_harm_excess, low=0.0, high=1.0)
+    repetition = params.number("repetition", repetition, low=0.0, high=1.0)
+    allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
     conditions = parse_conditions(condition)
     multi_turn = any(c in MULTI_TURN for c in conditions)
     roles = ("user", "grader") if multi_turn else ("grader",)
@@ -71,7 +84,7 @@ def carryon(
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q.category == category]
         if not queries:
-            raise ValueError(f"no queries of category {category!r}")
+            raise ValueError(f"the data holds no queries of category {category!r}")
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
     return Task(
         dataset=carryon_samples(queries, conditions, flows_per_query, seed, max_followups),

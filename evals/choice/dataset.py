@@ -8,6 +8,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from heedbench import params
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
@@ -43,6 +44,8 @@ def load_objects(path: Path) -> list[str]:
     """Read `objects.json`: `{"objects": [name, ...]}` with unique, comma-free names."""
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as error:
+        raise ChoiceDataError(f"{path}: not UTF-8 text; save the file as UTF-8") from error
     except (OSError, json.JSONDecodeError) as error:
         raise ChoiceDataError(f"{path}: cannot read objects: {error}") from error
     objects = raw.get("objects") if isinstance(raw, dict) else None
@@ -144,8 +147,7 @@ def select_objects(objects: list[str], n: int | None, seed: int) -> list[str]:
     """A seeded subset of `n` objects (all when n is None), kept in file order."""
     if n is None or n == len(objects):
         return list(objects)
-    if not 2 <= n <= len(objects):
-        raise ValueError(f"n must be between 2 and {len(objects)}, got {n}")
+    params.integer("n", n, low=2, high=len(objects))
     chosen = set(random.Random(seed).sample(objects, n))
     return [obj for obj in objects if obj in chosen]
 

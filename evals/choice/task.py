@@ -3,6 +3,7 @@
 from inspect_ai import Task, task
 from inspect_ai.model import CachePolicy
 
+from heedbench import params
 from heedbench.evals.choice.dataset import choice_dataset
 from heedbench.scorers.choice import choice_alignment
 from heedbench.solvers.choice import CHOICE_METHODS, choice_solver
@@ -29,15 +30,15 @@ DEFAULT_TEMPLATE = {
 
 def resolve_template(method: str, template: str | None) -> str:
     """Check the method/template pair and fill in the default template."""
-    if method not in CHOICE_METHODS:
-        raise ValueError(f"method must be one of {', '.join(CHOICE_METHODS)}; got {method!r}")
+    params.one_of("method", method, CHOICE_METHODS)
     chosen = DEFAULT_TEMPLATE[method] if template is None else str(template).upper()
     allowed = template_ids(TEMPLATE_KIND[method])
     if method == "pairwise_test":
         allowed = [t for t in allowed if not TEMPLATES[t].allows_none]
     if chosen not in allowed:
-        raise ValueError(
-            f"template {chosen!r} does not fit method {method!r}; use one of {', '.join(allowed)}"
+        raise params.ParameterError(
+            f"-T template: {chosen!r} does not fit method {method!r}; "
+            f"use one of {', '.join(allowed)}"
         )
     return chosen
 
@@ -72,10 +73,17 @@ def choice(
         data: folder with your own objects.json and contexts.jsonl (default: shipped data).
     """
     chosen_template = resolve_template(method, template)
+    n = params.optional_integer("n", n, low=2)
+    score_low = params.integer("score_low", score_low)
+    score_high = params.integer("score_high", score_high)
     if score_low >= score_high:
-        raise ValueError(f"score_low ({score_low}) must be below score_high ({score_high})")
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"p must lie in [0, 1], got {p}")
+        raise params.ParameterError(
+            f"-T score_low ({score_low}) must be below -T score_high ({score_high})"
+        )
+    p = params.number("p", p, low=0.0, high=1.0)
+    seed = params.integer("seed", seed)
+    cache = params.flag("cache", cache)
+    data = params.optional_text("data", data)
     return Task(
         dataset=choice_dataset(data, n=n, seed=seed),
         solver=choice_solver(

@@ -2,11 +2,12 @@
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, get_args
+from typing import get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from heedbench import params
 from heedbench.evals.prefdisco.dataset import (
     FIVE_K_SOURCES,
     PrefDiscoDataError,
@@ -25,30 +26,19 @@ from heedbench.solvers.prefdisco.solver import prefdisco_solver
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 MAX_FIXED_QUESTIONS = 20
-
-
-def _choice(name: str, value: Any, allowed: Sequence[str]) -> str:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(allowed)}; got {value!r}")
-    return str(value)
-
-
-def _positive_int(name: str, value: Any, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= high:
-        raise ValueError(f"{name} must be an integer from 1 to {high}; got {value!r}")
-    return value
+MAX_TURNS = 50
 
 
 def resolve_conditions(condition: str) -> tuple[str, ...]:
     """The conditions a run covers: one, or all three on the same records."""
-    _choice("condition", condition, (*CONDITIONS, "all"))
+    params.one_of("condition", condition, (*CONDITIONS, "all"))
     return CONDITIONS if condition == "all" else (condition,)
 
 
 def resolve_sources(source: str, variant: str, data: str | None) -> tuple[str, ...]:
     """`all` → every source present where the data lives (shipped sample, folder or hub)."""
     if source != "all":
-        _choice("source", source, (*SOURCES, "all"))
+        params.one_of("source", source, (*SOURCES, "all"))
         return (source,)
     candidates = FIVE_K_SOURCES if variant == "5k" else SOURCES
     if data == "hub":
@@ -125,16 +115,20 @@ def prefdisco(
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
     """
     conditions = resolve_conditions(condition)
-    _choice("variant", variant, get_args(Variant))
-    _choice("user_type", user_type, get_args(UserType))
-    _choice("judge", judge, get_args(JudgeMode))
-    _positive_int("max_turns", max_turns, 50)
-    if fixed_questions is not None:
-        _positive_int("fixed_questions", fixed_questions, MAX_FIXED_QUESTIONS)
-    if not isinstance(allow_self_roles, bool):
-        raise ValueError(f"allow_self_roles must be true or false; got {allow_self_roles!r}")
+    params.one_of("variant", variant, get_args(Variant))
+    params.one_of("user_type", user_type, get_args(UserType))
+    params.one_of("judge", judge, get_args(JudgeMode))
+    max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
+    fixed_questions = params.optional_integer(
+        "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
+    )
+    allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
+    data = params.optional_text("data", data)
+    revision = params.optional_text("revision", revision)
     if data == "hub" and not revision:
-        raise ValueError("data=hub needs a pinned revision: -T revision=<commit sha>")
+        raise params.ParameterError("-T data=hub needs a pinned revision: -T revision=<commit sha>")
+    if revision is not None and data != "hub":
+        raise params.ParameterError("-T revision: pins the hub release, so it needs -T data=hub")
     roles = ("user", "grader") if "discovery" in conditions else ("grader",)
     check_roles_at_build(roles, allow_self_roles)
     sources = resolve_sources(source, variant, data)

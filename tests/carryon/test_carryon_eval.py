@@ -321,10 +321,10 @@ def test_an_unbound_role_fails_before_the_evaluated_model_is_called(
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"judge": "vibes"}, "judge must be one of"),
+        ({"judge": "vibes"}, "-T judge: must be one of"),
         ({"condition": "maybe"}, "unknown condition"),
         ({"max_followups": 7}, "max_followups"),
-        ({"category": "weather"}, "no queries of category"),
+        ({"category": "weather"}, "-T category: must be one of offensive_language"),
         ({"flows_per_query": -1}, "flows_per_query"),
     ],
 )

@@ -171,12 +171,12 @@ def test_presentation_order_is_seeded(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"method": "pairwise_magic"}, "method must be one of"),
+        ({"method": "pairwise_magic"}, "-T method: must be one of"),
         ({"method": "pairwise_test", "template": "T1"}, "use one of T3, T5, T6"),
         ({"method": "pointwise", "template": "T1"}, "use one of T7, T8, T12, T13"),
         ({"method": "pointwise", "score_low": 5, "score_high": 5}, "score_low"),
-        ({"p": 2.0}, "p must lie"),
-        ({"n": 1}, "n must be between 2 and 40"),
+        ({"p": 2.0}, "-T p: must be a number from 0 to 1"),
+        ({"n": 1}, "-T n: must be an integer of at least 2"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:

@@ -248,16 +248,16 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
 @pytest.mark.parametrize(
     ("params", "message"),
     [
-        ({"condition": "interview"}, "condition must be one of"),
-        ({"source": "gsm8k"}, "source must be one of"),
-        ({"variant": "10k"}, "variant must be one of"),
+        ({"condition": "interview"}, "-T condition: must be one of"),
+        ({"source": "gsm8k"}, "-T source: must be one of"),
+        ({"variant": "10k"}, "-T variant: must be one of"),
         ({"variant": "5k"}, "5k variant covers only"),
-        ({"user_type": "chatty"}, "user_type must be one of"),
-        ({"judge": "vibes"}, "judge must be one of"),
-        ({"max_turns": 0}, "max_turns must be an integer"),
-        ({"fixed_questions": 0}, "fixed_questions must be an integer"),
+        ({"user_type": "chatty"}, "-T user_type: must be one of"),
+        ({"judge": "vibes"}, "-T judge: must be one of"),
+        ({"max_turns": 0}, "-T max_turns: must be an integer"),
+        ({"fixed_questions": 0}, "-T fixed_questions: must be an integer"),
         ({"data": "hub"}, "pinned revision"),
-        ({"allow_self_roles": "yes"}, "allow_self_roles must be"),
+        ({"allow_self_roles": "yes"}, "-T allow_self_roles: must be true or false"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:

@@ -1,0 +1,110 @@
+"""Checking task parameters (`-T key=value`) before anything loads or any model is called.
+
+Inspect parses `-T` values as YAML, so `n=abc` arrives as a string, `n=6.5` as a float and
+`allow_self_roles='false'` as the string "false". Each check below takes the value as it
+arrived, accepts exactly the forms that mean what the user wrote, and otherwise raises a
+`ParameterError` that names the parameter and what it accepts. One module serves every task.
+"""
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+_TRUE = "true"
+_FALSE = "false"
+
+
+class ParameterError(ValueError):
+    """A task parameter has a value the task cannot use; the message names it."""
+
+
+def _fail(name: str, expected: str, value: Any) -> ParameterError:
+    return ParameterError(f"-T {name}: must be {expected}; got {value!r}")
+
+
+def _bounds(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low:g} to {high:g}"
+    if low is not None:
+        return f" of at least {low:g}"
+    if high is not None:
+        return f" of at most {high:g}"
+    return ""
+
+
+def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """A whole number (an int, or a string of digits) within the bounds."""
+    expected = f"an integer{_bounds(low, high)}"
+    if isinstance(value, bool):
+        raise _fail(name, expected, value)
+    if isinstance(value, str):
+        try:
+            value = int(value.strip())
+        except ValueError:
+            raise _fail(name, expected, value) from None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int):
+        raise _fail(name, expected, value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(name, expected, value)
+    return value
+
+
+def optional_integer(
+    name: str, value: Any, *, low: int | None = None, high: int | None = None
+) -> int | None:
+    """As `integer`, with None (unset) allowed."""
+    return None if value is None else integer(name, value, low=low, high=high)
+
+
+def number(name: str, value: Any, *, low: float | None = None, high: float | None = None) -> float:
+    """A finite real number within the bounds (booleans are not numbers here)."""
+    expected = f"a number{_bounds(low, high)}"
+    if isinstance(value, bool):
+        raise _fail(name, expected, value)
+    if isinstance(value, str):
+        try:
+            value = float(value.strip())
+        except ValueError:
+            raise _fail(name, expected, value) from None
+    if not isinstance(value, int | float) or not math.isfinite(value):
+        raise _fail(name, expected, value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise _fail(name, expected, value)
+    return float(value)
+
+
+def flag(name: str, value: Any) -> bool:
+    """True or false; the strings true/false/yes/no/on/off (any case) read as written.
+
+    Anything else is an error, never truthiness: `'false'` must not switch a safeguard off.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().lower()
+        if word in _TRUE:
+            return True
+        if word in _FALSE:
+            return False
+    raise _fail(name, "true or false", value)
+
+
+def one_of(name: str, value: Any, allowed: Iterable[str]) -> str:
+    """One of the allowed names (exact match)."""
+    choices = tuple(allowed)
+    if not isinstance(value, str) or value not in choices:
+        raise _fail(name, f"one of {', '.join(choices)}", value)
+    return value
+
+
+def optional_text(name: str, value: Any) -> str | None:
+    """A non-empty string, or None (unset)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)  # YAML reads a bare number; e.g. a numeric revision or folder name
+    raise _fail(name, "a non-empty text", value)
