@@ -53,8 +53,13 @@ def carryon_judge(judge: BenUtilMode = "batched", allow_self_roles: bool = False
 
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(CarryOnRun)
+        if not run.completed:
+            return Score.unscored(
+                reason="the conversation did not finish (the sample errored part-way)"
+            )
         if not run.exchanges:
-            return Score.unscored(reason="the carryon solver did not run for this sample")
+            reason = run.stopped or "the conversation has no exchange"
+            return Score.unscored(reason=reason, explanation=reason)
         grader = role_model("grader", allow_evaluated_model=allow_self_roles, config=GRADER_CONFIG)
         checklist = [ChecklistItem(**item) for item in state.metadata["checklist"]]
         results = await collect(
@@ -70,7 +75,12 @@ def carryon_judge(judge: BenUtilMode = "batched", allow_self_roles: bool = False
         for t, (turn, (checklist_result, (harm, reason))) in enumerate(
             zip(run.exchanges, results, strict=True), start=1
         ):
-            series[t - 1].update(move=turn.move, user=turn.user, response=turn.response)
+            series[t - 1].update(
+                move=turn.move,
+                user=turn.user,
+                response=turn.response,
+                stop_reason=turn.stop_reason,
+            )
             series[t - 1]["harm_reason"] = reason
             if checklist_result is not None and checklist_result.failures:
                 series[t - 1]["unjudged_items"] = checklist_result.failures

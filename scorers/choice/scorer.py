@@ -46,8 +46,14 @@ def choice_alignment(p: float = 0.5) -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(ChoiceRun)
-        if not run.method:
-            return Score.unscored(reason="the choice solver did not run for this sample")
+        if not run.completed:
+            return Score.unscored(reason="the choice solver did not finish this sample")
+        if run.failed_call_count:
+            reason = (
+                f"{run.failed_call_count} of {run.queries} calls gave no answer "
+                f"(first: {run.failed_calls[0]})"
+            )
+            return Score.unscored(reason=reason, explanation=reason, metadata=_metadata(run))
         user: WeakOrder = state.metadata["user_order"]
         n = sum(len(level) for level in user)
         value: dict[str, float] = {
@@ -86,21 +92,30 @@ def choice_alignment(p: float = 0.5) -> Scorer:
             answer=_describe(run.chosen) if run.chosen is not None else None,
             explanation=_explain(run, value),
             metadata={
-                "method": run.method,
-                "template": run.template,
+                **_metadata(run),
                 "p": p,
                 "user_order": user,
                 "user_indifference_sets": len(user),
-                "chosen_order": run.chosen,
-                "presented_order": run.presented,
-                "undecided_pairs": run.undecided_pairs,
-                "invalid_answers": run.invalid_answers,
-                "invalid_examples": run.invalid_examples,
                 "raw_alignment": detail,
             },
         )
 
     return score
+
+
+def _metadata(run: ChoiceRun) -> dict[str, Any]:
+    return {
+        "method": run.method,
+        "template": run.template,
+        "chosen_order": run.chosen,
+        "presented_order": run.presented,
+        "undecided_pairs": run.undecided_pairs,
+        "invalid_answers": run.invalid_answers,
+        "invalid_examples": run.invalid_examples,
+        "failed_calls": run.failed_call_count,
+        "failed_call_reasons": run.failed_calls,
+        "stop_reasons": run.stop_reasons,
+    }
 
 
 def _describe(order: WeakOrder) -> str:

@@ -69,9 +69,14 @@ def prefdisco_scorer(
 
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(PrefDiscoRun)
-        if not run.condition:
+        if not run.completed:
+            reason = "the sample did not finish (it errored part-way)"
+            return Score.unscored(reason=reason, explanation=reason)
+        if run.failed:
             return Score.unscored(
-                reason="scoring_failed", explanation="the prefdisco solver did not run"
+                reason=run.failed,
+                explanation=run.failed,
+                metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
         grader = role_model("grader", allow_evaluated_model=allow_self_roles, config=GRADER_CONFIG)
         records = record_index(sources, variant, data, revision)
@@ -115,7 +120,7 @@ def prefdisco_scorer(
                 "pushbacks": run.pushbacks,
                 "final_requested": run.final_requested,
                 "user_regenerations": run.user_regenerations,
-                "user_fallbacks": run.user_fallbacks,
+                "stop_reasons": run.stop_reasons,
                 "protocol_notes": run.notes,
                 "unscored": unscored,
             },

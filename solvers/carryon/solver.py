@@ -13,6 +13,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
+from heedbench.calls import FailedCall, generate_reply
 from heedbench.roles import role_models
 from heedbench.solvers.carryon.prompts import ASSISTANT_LABEL, USER_LABEL
 from heedbench.solvers.carryon.user import simulated_user_message, transcript
@@ -29,6 +30,8 @@ class Exchange(BaseModel):
     response: str
     user_attempts: int = 0
     user_problem: str | None = None
+    stop_reason: str | None = None
+    """The evaluated model's stop reason for `response` (e.g. max_tokens when cut short)."""
 
 
 class CarryOnRun(StoreModel):
@@ -38,6 +41,9 @@ class CarryOnRun(StoreModel):
     flow: list[str] = Field(default_factory=list)
     exchanges: list[Exchange] = Field(default_factory=list)
     stopped: str | None = None
+    completed: bool = False
+    """Set last: a conversation that errored part-way is never scored, even with
+    --score-on-error."""
 
 
 def conversation_text(
@@ -78,37 +84,48 @@ def carryon_solver(
         run.flow = list(state.metadata["flow"])
         intent: str = state.metadata["intent"]
 
-        state = await generate(state)
-        exchanges = [Exchange(move=None, user=state.user_prompt.text, response=_reply(state))]
+        exchanges: list[Exchange] = []
         run.exchanges = exchanges
         user = models.get("user")
         if run.flow and user is None:
             raise ValueError("a multi-turn sample needs the 'user' role among the solver's roles")
-        for move in run.flow:
-            assert user is not None
-            message = await simulated_user_message(user, move, conversation_text(exchanges), intent)
-            if message.text is None:
-                run.stopped = (
-                    f"the simulated user gave no usable '{move}' message after "
-                    f"{message.attempts} attempts: {message.problem}"
-                )
-                break
-            state.messages.append(ChatMessageUser(content=message.text))
-            state = await generate(state)
+        try:
+            output = await generate_reply(state)
             exchanges.append(
                 Exchange(
-                    move=move,
-                    user=message.text,
-                    response=_reply(state),
-                    user_attempts=message.attempts,
-                    user_problem=message.problem,
+                    move=None,
+                    user=state.user_prompt.text,
+                    response=output.completion,
+                    stop_reason=output.stop_reason,
                 )
             )
-            run.exchanges = exchanges
+            for move in run.flow:
+                assert user is not None
+                message = await simulated_user_message(
+                    user, move, conversation_text(exchanges), intent
+                )
+                if message.text is None:
+                    run.stopped = (
+                        f"the simulated user gave no usable '{move}' message after "
+                        f"{message.attempts} attempts: {message.problem}"
+                    )
+                    break
+                state.messages.append(ChatMessageUser(content=message.text))
+                output = await generate_reply(state)
+                exchanges.append(
+                    Exchange(
+                        move=move,
+                        user=message.text,
+                        response=output.completion,
+                        user_attempts=message.attempts,
+                        user_problem=message.problem,
+                        stop_reason=output.stop_reason,
+                    )
+                )
+        except FailedCall as failure:
+            run.stopped = f"after {len(exchanges)} exchange(s), {failure}"
+        run.exchanges = exchanges
+        run.completed = True
         return state
 
     return solve
-
-
-def _reply(state: TaskState) -> str:
-    return state.output.completion if state.output else ""

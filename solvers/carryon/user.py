@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from inspect_ai.model import ChatMessage, ChatMessageUser, Model
 
+from heedbench.calls import generate_checked
 from heedbench.solvers.carryon.flows import CONTENTFUL_MOVES, NON_CONTENTFUL_MOVES
 from heedbench.solvers.carryon.prompts import RETRY, follow_up_prompt
 from heedbench.solvers.carryon.user_text import clean_user_text
@@ -65,7 +66,7 @@ async def simulated_user_message(
     kept: str | None = None
     problem: str | None = None
     for attempt in range(1, attempts + 1):
-        output = await user.generate(messages)
+        output = await generate_checked(user, messages, role="user")
         raw.append(output.completion)
         text = clean_user_text(output.completion)
         problem = off_move_problem(move, text)

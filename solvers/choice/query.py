@@ -3,12 +3,14 @@
 Counting lives here so every design reports queries spent and ⊥ answers the same way.
 """
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.model import CachePolicy, ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
+from heedbench.calls import FailedCall, generate_checked
 from heedbench.solvers.choice.parse import parse_pairwise, parse_ranking, parse_score
 from heedbench.solvers.choice.prompts import ChoiceTemplate
 
@@ -29,8 +31,11 @@ class ChoiceQuerier:
     queries: int = 0
     invalid: int = 0
     invalid_examples: list[dict[str, Any]] = field(default_factory=list)
+    failed_calls: list[str] = field(default_factory=list)
+    """Why calls gave no answer at all (blocked, context overflow): not ⊥, not the model's."""
+    stop_reasons: Counter[str] = field(default_factory=Counter)
 
-    async def _ask(self, **fields: Any) -> str:
+    async def _ask(self, **fields: Any) -> str | None:
         fields = {
             "context": self.context,
             "score_low": self.score_low,
@@ -42,11 +47,16 @@ class ChoiceQuerier:
             ChatMessageUser(content=self.template.user.format(**fields)),
         ]
         self.queries += 1
-        output = await self.model.generate(messages, cache=self.cache)
+        try:
+            output = await generate_checked(self.model, messages, role="target", cache=self.cache)
+        except FailedCall as failure:
+            self.failed_calls.append(str(failure))
+            return None
+        self.stop_reasons[output.stop_reason] += 1
         return output.completion
 
-    def _count(self, parsed: Any, reply: str, query: dict[str, Any]) -> None:
-        if parsed is None:
+    def _count(self, parsed: Any, reply: str | None, query: dict[str, Any]) -> None:
+        if parsed is None and reply is not None:
             self.invalid += 1
             if len(self.invalid_examples) < MAX_INVALID_EXAMPLES:
                 self.invalid_examples.append({**query, "reply": reply[:500]})
@@ -54,6 +64,8 @@ class ChoiceQuerier:
     async def pairwise(self, first: str, second: str) -> str | None:
         """Q(first, second): `first`, `second`, `"none"` or None (⊥)."""
         reply = await self._ask(object1=first, object2=second)
+        if reply is None:
+            return None
         answer = parse_pairwise(reply, first, second, self.template.allows_none)
         self._count(answer, reply, {"object1": first, "object2": second})
         return answer
@@ -61,6 +73,8 @@ class ChoiceQuerier:
     async def score(self, obj: str) -> int | None:
         """The pointwise score of one object, or None (⊥)."""
         reply = await self._ask(object=obj)
+        if reply is None:
+            return None
         value = parse_score(reply, self.score_low, self.score_high)
         self._count(value, reply, {"object": obj})
         return value
@@ -68,11 +82,14 @@ class ChoiceQuerier:
     async def ranking(self, objects: Sequence[str]) -> list[str] | None:
         """A full ranking of `objects`, or None unless it is an exact permutation."""
         reply = await self._ask(objects=", ".join(objects))
+        if reply is None:
+            return None
         ranking = parse_ranking(reply, objects)
         self._count(ranking, reply, {"objects": len(objects)})
         return ranking
 
     @property
     def invalid_rate(self) -> float:
-        """Share of queries answered with ⊥."""
-        return self.invalid / self.queries if self.queries else float("nan")
+        """Share of answered queries that were ⊥ (failed calls are not answers)."""
+        answered = self.queries - len(self.failed_calls)
+        return self.invalid / answered if answered else float("nan")

@@ -15,6 +15,9 @@ from heedbench.solvers.choice.methods import METHOD_RUNNERS
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.solvers.choice.query import ChoiceQuerier
 
+MAX_FAILURES_KEPT = 20
+"""Failed-call reasons kept per context (the count is what matters; a few show the cause)."""
+
 
 class ChoiceRun(StoreModel):
     """One context's outcome, kept in the sample store for the scorer and the log viewer."""
@@ -30,6 +33,13 @@ class ChoiceRun(StoreModel):
     undecided_pairs: int = 0
     order_consistency: float | None = None
     invalid_examples: list[dict[str, Any]] = Field(default_factory=list)
+    failed_calls: list[str] = Field(default_factory=list)
+    """Calls that produced no answer (provider block, context overflow): the context is
+    unscored, since its answers are incomplete through no choice of the model."""
+    failed_call_count: int = 0
+    stop_reasons: dict[str, int] = Field(default_factory=dict)
+    completed: bool = False
+    """Set last: a run that errored part-way is never scored (even with --score-on-error)."""
 
 
 @solver
@@ -77,6 +87,9 @@ def choice_solver(
         consistency = result.order_consistency
         run.order_consistency = None if math.isnan(consistency) else consistency
         run.invalid_examples = querier.invalid_examples
+        run.failed_calls = querier.failed_calls[:MAX_FAILURES_KEPT]
+        run.failed_call_count = len(querier.failed_calls)
+        run.stop_reasons = dict(querier.stop_reasons)
         summary = json.dumps(
             {"valid": result.valid, "chosen": result.chosen}
             if result.strict is None
@@ -84,6 +97,7 @@ def choice_solver(
         )
         state.output = ModelOutput.from_content(model=str(model), content=summary)
         state.messages.append(ChatMessageAssistant(content=summary, model=str(model)))
+        run.completed = True
         return state
 
     return solve

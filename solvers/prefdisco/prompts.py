@@ -93,9 +93,6 @@ USER_STYLES: dict[str, str] = {
     "relevant to what the assistant is trying to find out. Never solve the task yourself.",
 }
 
-USER_FALLBACK = "I'm not sure."
-"""Said when the simulated user's reply is still empty after one regeneration."""
-
 
 def discovery_system(max_turns: int, fixed_questions: int | None) -> str:
     """The system message of the discovery condition, free or with exactly k questions."""

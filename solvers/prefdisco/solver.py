@@ -21,6 +21,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import Field
 
+from heedbench.calls import FailedCall, generate_reply
 from heedbench.evals.prefdisco.dataset import PrefDiscoRecord, Variant, record_index, record_key
 from heedbench.roles import role_models
 from heedbench.solvers.prefdisco.profile import persona_profile, preference_profile
@@ -33,7 +34,13 @@ from heedbench.solvers.prefdisco.prompts import (
     discovery_system,
 )
 from heedbench.solvers.prefdisco.protocol import Turn, parse_turn
-from heedbench.solvers.prefdisco.user import USER_CONFIG, Exchange, user_prompt, user_reply
+from heedbench.solvers.prefdisco.user import (
+    USER_CONFIG,
+    Exchange,
+    SilentUserError,
+    user_prompt,
+    user_reply,
+)
 
 GRADER_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
 """The grader's own settings: deterministic, room for a 20-criterion batched table."""
@@ -50,8 +57,14 @@ class PrefDiscoRun(StoreModel):
     pushbacks: int = 0
     final_requested: bool = False
     user_regenerations: int = 0
-    user_fallbacks: int = 0
     notes: list[str] = Field(default_factory=list)
+    stop_reasons: list[str] = Field(default_factory=list)
+    """The evaluated model's stop reason for each of its messages, in order."""
+    failed: str | None = None
+    """Why the sample could not be played out (a blocked or overflowing call, a silent
+    simulated user): such a sample is unscored."""
+    completed: bool = False
+    """Set last: a sample that errored part-way is never scored, even with --score-on-error."""
 
 
 def check_roles(roles: Sequence[str], allow_self_roles: bool) -> dict[str, Model]:
@@ -100,21 +113,25 @@ def prefdisco_solver(
                 preferences=preference_profile(record.preferences),
             )
             state.messages.insert(0, ChatMessageSystem(content=profile))
-        if run.condition != "discovery":
-            state = await generate(state)
-            run.final_response = state.output.completion
-            return state
+        try:
+            if run.condition != "discovery":
+                output = await generate_reply(state)
+                run.stop_reasons.append(output.stop_reason)
+                run.final_response = output.completion
+            else:
+                state = await _discover(state, run, record, models["user"])
+        except (FailedCall, SilentUserError) as failure:
+            run.failed = str(failure)
+        run.completed = True
+        return state
+
+    async def _discover(
+        state: TaskState, run: PrefDiscoRun, record: PrefDiscoRecord, user: Model
+    ) -> TaskState:
         state.messages.insert(
             0, ChatMessageSystem(content=discovery_system(max_turns, fixed_questions))
         )
-        loop = DiscoveryLoop(
-            state=state,
-            generate=generate,
-            run=run,
-            record=record,
-            user=models["user"],
-            user_type=user_type,
-        )
+        loop = DiscoveryLoop(state=state, run=run, record=record, user=user, user_type=user_type)
         await loop.run(fixed_questions if fixed_questions is not None else max_turns,
                        fixed=fixed_questions is not None)  # fmt: skip
         return loop.state
@@ -129,19 +146,19 @@ class DiscoveryLoop:
         self,
         *,
         state: TaskState,
-        generate: Generate,
         run: PrefDiscoRun,
         record: PrefDiscoRecord,
         user: Model,
         user_type: str,
     ) -> None:
-        self.state, self.generate, self.run_info = state, generate, run
+        self.state, self.run_info = state, run
         self.record, self.user, self.user_type = record, user, user_type
         self.exchanges: list[Exchange] = []
 
     async def _model_turn(self) -> Turn:
-        self.state = await self.generate(self.state)
-        return parse_turn(self.state.output.completion)
+        output = await generate_reply(self.state)
+        self.run_info.stop_reasons.append(output.stop_reason)
+        return parse_turn(output.completion)
 
     def _say(self, text: str) -> None:
         self.state.messages.append(ChatMessageUser(content=text))
@@ -196,7 +213,6 @@ class DiscoveryLoop:
         )
         reply = await user_reply(self.user, prompt)
         self.run_info.user_regenerations += reply.generations - 1
-        self.run_info.user_fallbacks += int(reply.fallback)
         self.exchanges.append(Exchange(question, reply.text))
         self._say(reply.text)
 

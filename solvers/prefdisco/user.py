@@ -11,9 +11,10 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig, Model
 
+from heedbench.calls import generate_checked
 from heedbench.solvers.carryon.user_text import clean_user_text
 from heedbench.solvers.prefdisco.profile import persona_profile, preference_profile
-from heedbench.solvers.prefdisco.prompts import SIMULATED_USER, USER_FALLBACK, USER_STYLES
+from heedbench.solvers.prefdisco.prompts import SIMULATED_USER, USER_STYLES
 
 USER_CONFIG = GenerateConfig(temperature=0.4, max_tokens=512)
 """The simulated user's own settings (the paper's simulator runs at temperature 0.4); given to
@@ -34,7 +35,10 @@ class UserReply:
 
     text: str
     generations: int
-    fallback: bool = False
+
+
+class SilentUserError(Exception):
+    """The simulated user gave no usable reply: the sample cannot go on as the paper's."""
 
 
 def conversation_text(exchanges: Sequence[Exchange], question: str) -> str:
@@ -66,10 +70,16 @@ def user_prompt(
 
 
 async def user_reply(model: Model, prompt: str) -> UserReply:
-    """Ask the user model; regenerate once if the cleaned reply is empty."""
+    """Ask the user model; regenerate once if the cleaned reply is empty.
+
+    Raises:
+        SilentUserError: still nothing after the regeneration (never papered over with a
+            stock answer, which would be scored as if the user had said it).
+        FailedCall: the user's call was blocked or overflowed.
+    """
     for generation in (1, 2):
-        output = await model.generate(prompt)
+        output = await generate_checked(model, prompt, role="user")
         text = clean_user_text(output.completion)
         if text:
             return UserReply(text, generation)
-    return UserReply(USER_FALLBACK, 2, fallback=True)
+    raise SilentUserError("the simulated user gave no usable reply after 2 attempts")

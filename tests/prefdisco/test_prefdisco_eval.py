@@ -171,7 +171,7 @@ def test_user_text_is_cleaned_and_regenerated_once_when_empty(tmp_path: Path) ->
     log = run(tmp_path, asks(1), user=lambda prompt: next(replies), condition="discovery", limit=1)
     _, meta = score_of(samples(log)[0])
     assert meta["exchanges"][0]["answer"] == "Short and casual."
-    assert meta["user_regenerations"] == 1 and meta["user_fallbacks"] == 0
+    assert meta["user_regenerations"] == 1
 
 
 def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Path) -> None:
