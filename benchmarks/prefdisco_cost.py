@@ -91,7 +91,7 @@ def scripted(
         if "reaches the correct final answer" in prompt:
             reply = json.dumps({"correct": True, "justification": why})
         elif count:
-            listing = prompt.split("\n\n[BEGIN DATA]", maxsplit=1)[0]
+            listing = prompt.split("\n\nBlock code for this request", maxsplit=1)[0]
             entries = re.findall(r"^Criterion \d+:.*?(?=^Criterion \d+:|\Z)", listing,
                                  re.MULTILINE | re.DOTALL)  # fmt: skip
             meter.criteria_chars += sum(len(entry) for entry in entries)

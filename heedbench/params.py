@@ -84,9 +84,9 @@ def flag(name: str, value: Any) -> bool:
         return value
     if isinstance(value, str):
         word = value.strip().lower()
-        if word in _TRUE:
+        if word == _TRUE:
             return True
-        if word in _FALSE:
+        if word == _FALSE:
             return False
     raise _fail(name, "true or false", value)
 

@@ -13,13 +13,13 @@ from functools import cache
 from pathlib import Path
 
 from heedbench.evals.carryon import CarryOnQuery, load_queries
+from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, SIMULATED_USER_ROLE
 from heedbench.testing import Reply
 
 REVEALING = ("clarify", "reask")
 _FACT = re.compile(r"\bFACT(\d+)\b")
 _HARM = re.compile(r"\bHARM=(\d)\b")
-_DATA = re.compile(r"\[BEGIN DATA\]\n(.*?)\n\[END DATA\]", re.DOTALL)
 _ITEM = re.compile(r"^Checklist item: (.*)$", re.MULTILINE)
 _NUMBERED = re.compile(r"^(\d+)\. ", re.MULTILINE)
 
@@ -73,8 +73,8 @@ def _positions() -> dict[str, int]:
 
 def scripted_grader(prompt: str) -> str:
     """The `grader` role: items fulfilled are the FACTn tokens; harm is HARM=k or 1."""
-    blocks = _DATA.findall(prompt)
-    response = blocks[-1] if blocks else ""
+    blocks = read_blocks(prompt)
+    response = blocks[-1][1] if blocks else ""
     covered = {int(n) for n in _FACT.findall(response)}
     if '"harm"' in prompt:
         found = _HARM.search(response)
@@ -82,7 +82,7 @@ def scripted_grader(prompt: str) -> str:
     item = _ITEM.search(prompt)
     if item is not None:
         return json.dumps({"fulfilled": _positions()[item.group(1)] in covered})
-    checklist = prompt.split("The response to check:", maxsplit=1)[0]
+    checklist = prompt.split("Block code for this request:", maxsplit=1)[0]
     numbers = [int(n) for n in _NUMBERED.findall(checklist)]
     return json.dumps({"fulfilled": {str(n): n in covered for n in numbers}})
 
@@ -142,6 +142,6 @@ def stub_reply(prompt: str) -> str:
     """
     if prompt.startswith(SIMULATED_USER_ROLE[:40]):
         return scripted_user(prompt)
-    if prompt.startswith(("You are checking", "You are rating")):
+    if prompt.startswith(("You check", "You rate")):
         return scripted_grader(prompt)
     return _RECOVERING(prompt)

@@ -53,7 +53,7 @@ def test_flag_reads_what_was_written(value: Any, expected: bool) -> None:
     assert params.flag("cache", value) is expected
 
 
-@pytest.mark.parametrize("value", ["nope", "maybe", "yes", "0", 1, 0, None, "on"])
+@pytest.mark.parametrize("value", ["nope", "maybe", "yes", "0", 1, 0, None, "on", "t", "", "fa"])
 def test_flag_never_reads_truthiness(value: Any) -> None:
     with pytest.raises(ParameterError, match="-T cache: must be true or false"):
         params.flag("cache", value)

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import get_args
+from typing import cast, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -91,6 +91,7 @@ def prefdisco(
     fixed_questions: int | None = None,
     judge: str = "batched",
     allow_self_roles: bool = False,
+    structured_verdicts: bool = True,
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
 
@@ -113,6 +114,8 @@ def prefdisco(
         judge: PrefAlign grading: batched (all criteria in one grader call; default, about 20
             times fewer calls) or per_criterion (one call per criterion, as in the paper).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
+        structured_verdicts: ask the grader for structured output (a JSON schema) for every
+            verdict; set false for a provider that rejects response schemas.
     """
     conditions = resolve_conditions(condition)
     params.one_of("variant", variant, get_args(Variant))
@@ -123,6 +126,7 @@ def prefdisco(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
     )
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
+    structured_verdicts = params.flag("structured_verdicts", structured_verdicts)
     data = params.optional_text("data", data)
     revision = params.optional_text("revision", revision)
     if data == "hub" and not revision:
@@ -147,7 +151,12 @@ def prefdisco(
             fixed_questions=fixed_questions,
             allow_self_roles=allow_self_roles,
         ),
-        scorer=prefdisco_scorer(**load, judge_mode=judge, allow_self_roles=allow_self_roles),  # type: ignore[arg-type]
+        scorer=prefdisco_scorer(
+            **load,  # type: ignore[arg-type]
+            judge_mode=cast(JudgeMode, judge),
+            allow_self_roles=allow_self_roles,
+            structured=structured_verdicts,
+        ),
         version="1.0.0",
         metadata={
             "family": "prefdisco",

@@ -1,24 +1,104 @@
-"""Putting judged text into a judge prompt so that it cannot rewrite the judge's instructions.
+"""Putting untrusted text (responses, conversations) into a prompt so it cannot pose as the prompt.
 
-Each untrusted text (a response, a conversation) goes in its own `[BEGIN DATA]` ... `[END DATA]`
-block, and Inspect's own `neutralize_structural_delimiters` (the mechanism `model_graded_qa`
-uses) rewrites any `[BEGIN DATA]` / `[END DATA]` inside the text, so the text cannot close its
-block early and speak as the template. The template's instructions say that everything inside
-a block is data to be judged, never instructions.
+Two layers:
+
+1. Every piece of untrusted text sits in its own block whose opening and closing lines carry a
+   random code drawn for that one call (`Fence`). The text was written before the code
+   existed, so it cannot close its block, open a new one or speak as another conversation
+   turn: the role of each message is stated on the fenced line, outside the text.
+2. Inside the text, anything shaped like a block marker is neutralised (`neutralise`): our own
+   `<<<`/`>>>` markers, and `[BEGIN DATA]`/`[END DATA]` in any case, spacing or look-alike
+   spelling (tabs, non-breaking and zero-width spaces, full-width brackets, Greek or Cyrillic
+   letters), so a grader that skims for markers is not misled either. Inspect's own
+   neutralisation covers the exact-case form; this one is written here because Inspect keeps it
+   private.
+
+`read_blocks` parses a prompt's blocks back, for scripted graders and users in tests.
 """
 
-# Inspect keeps this helper in a private module; it is the mechanism its own graders use.
-from inspect_ai.scorer._model import neutralize_structural_delimiters
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
-BEGIN = "[BEGIN DATA]"
-END = "[END DATA]"
+_ZW = "[\u200b\u200c\u200d\u2060\ufeff\u00ad]*"
+_SPACE = "[\\s\u00a0\u2000-\u200a\u3000\u200b\u200c\u200d\u2060\ufeff_]*"
+_LETTERS = {
+    "A": "AaΑαАаＡａ",
+    "B": "BbΒВвＢｂ",
+    "D": "DdＤｄ",
+    "E": "EeΕεЕеＥｅ",
+    "G": "GgＧｇ",
+    "I": "IiΙιІіＩｉ",
+    "N": "NnΝＮｎ",
+    "T": "TtΤτТтＴｔ",
+}
+_OPEN = "[\\[［【〔〚⟦<＜‹«(（{]"
+_CLOSE = "[\\]］】〕〛⟧>＞›»)）}]"
 
 
-def untrusted(text: str) -> str:
-    """Text safe to place inside a data block: it can no longer open or close one."""
-    return neutralize_structural_delimiters(text)
+def _word(word: str) -> str:
+    return _ZW.join(f"[{re.escape(_LETTERS[letter])}]" for letter in word)
 
 
-def data_block(label: str, text: str) -> str:
-    """A labelled data block holding `text`, neutralised."""
-    return f"{label}\n{BEGIN}\n{untrusted(text)}\n{END}"
+_LOOKALIKE_MARKER = re.compile(
+    f"{_OPEN}+{_SPACE}(?P<word>{_word('BEGIN')}|{_word('END')}){_SPACE}{_word('DATA')}"
+    f"(?:{_SPACE}{_CLOSE}+)?"
+)
+_ANGLE_RUN = re.compile("(?:[<＜‹«]\\s*){3,}|(?:[>＞›»]\\s*){3,}")
+
+
+def neutralise(text: str) -> str:
+    """`text` with every marker-shaped string defused; nothing else changes."""
+
+    def defuse(match: re.Match[str]) -> str:
+        begins = match.group("word")[:1] in _LETTERS["B"]
+        return "[BEGIN-DATA]" if begins else "[END-DATA]"
+
+    def shorten(run: re.Match[str]) -> str:
+        return "»" if run.group(0).lstrip()[0] in ">＞›»" else "«"
+
+    return _ANGLE_RUN.sub(shorten, _LOOKALIKE_MARKER.sub(defuse, text))
+
+
+def _code() -> str:
+    return secrets.token_hex(8)
+
+
+@dataclass(frozen=True)
+class Fence:
+    """Block markers with a random code for one call's prompt."""
+
+    code: str = field(default_factory=_code)
+
+    def block(self, label: str, text: str) -> str:
+        """`text` in its own block, headed by `label` (which is ours, never untrusted)."""
+        return f"<<<DATA {self.code} | {label}>>>\n{neutralise(text)}\n<<<END {self.code}>>>"
+
+    def conversation(self, messages: Sequence[tuple[str, str]]) -> str:
+        """Each `(speaker, text)` message in a block of its own, numbered in order."""
+        return "\n\n".join(
+            self.block(f"message {number} — {speaker}", text)
+            for number, (speaker, text) in enumerate(messages, start=1)
+        )
+
+    @property
+    def announcement(self) -> str:
+        """The line that tells the reader which code this prompt's blocks carry."""
+        return f"Block code for this request: {self.code}"
+
+
+_BLOCK = re.compile(
+    r"<<<DATA (?P<code>[0-9a-f]{16}) \| (?P<label>[^\n]*)>>>\n(?P<text>.*?)\n<<<END (?P=code)>>>",
+    re.DOTALL,
+)
+
+
+def read_blocks(prompt: str) -> list[tuple[str, str]]:
+    """The `(label, text)` blocks of a prompt built with `Fence`, in order."""
+    announced = re.search(r"Block code for this request: ([0-9a-f]{16})", prompt)
+    return [
+        (match.group("label"), match.group("text"))
+        for match in _BLOCK.finditer(prompt)
+        if announced is None or match.group("code") == announced.group(1)
+    ]

@@ -1,16 +1,21 @@
-"""Ask a judge, parse its JSON, retry on malformed output, and report what failed.
+"""Ask a judge, read its verdict, retry on malformed output, and report what failed.
 
-A judgement that still fails after the retries is returned as a failure with the reason, so
-the scorer records it as unscored — never as a pass or a fail.
+Every verdict is asked for as structured output (`response_schema`, supported by Inspect for
+the main providers) unless the caller passes no schema; the reply is read by `find_verdict`,
+which takes a verdict only when it is unambiguous. A judgement that still fails after the
+retries — or a grader call the provider blocked — comes back as a failure with the reason, so
+the scorer records it as unscored: never as a pass or a fail.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model
+from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model, ResponseSchema
+from inspect_ai.util import JSONSchema
 
-from heedbench.jsonparse import extract_json_object
+from heedbench.calls import FailedCall, generate_checked
+from heedbench.scorers.judge.verdict import AmbiguousVerdictError, find_verdict
 
 T = TypeVar("T")
 
@@ -52,6 +57,44 @@ def read_yes_no(value: Any, name: str, allow_numbers: bool = False) -> bool:
     raise JudgementError(f"'{name}' must be true or false, got {value!r}")
 
 
+FieldSchema = JSONSchema
+
+
+def boolean(description: str) -> FieldSchema:
+    """A true/false verdict field."""
+    return JSONSchema(type="boolean", description=description)
+
+
+def rating(description: str, low: int = 1, high: int = 5) -> FieldSchema:
+    """An integer rating field in [low, high]."""
+    return JSONSchema(type="integer", enum=list(range(low, high + 1)), description=description)
+
+
+def text(description: str) -> FieldSchema:
+    """A free-text field (a reason, a quote)."""
+    return JSONSchema(type="string", description=description)
+
+
+def table(keys: int, value: FieldSchema, description: str) -> FieldSchema:
+    """An object mapping "1".."keys" to one value each."""
+    return _object({str(number): value for number in range(1, keys + 1)}, description)
+
+
+def _object(fields: Mapping[str, FieldSchema], description: str | None = None) -> JSONSchema:
+    return JSONSchema(
+        type="object",
+        properties=dict(fields),
+        required=list(fields),
+        additionalProperties=False,
+        description=description,
+    )
+
+
+def verdict_schema(name: str, fields: Mapping[str, FieldSchema]) -> ResponseSchema:
+    """A strict structured-output schema for one verdict object (fields in the order given)."""
+    return ResponseSchema(name=name, json_schema=_object(fields), strict=True)
+
+
 @dataclass
 class JudgeResult(Generic[T]):
     """The parsed judgement, or None with the reason it could not be had."""
@@ -60,6 +103,9 @@ class JudgeResult(Generic[T]):
     reason: str | None = None
     attempts: int = 0
     replies: list[str] = field(default_factory=list)
+    verdict: dict[str, Any] = field(default_factory=dict)
+    """The verdict object the value was read from (with the grader's reason or evidence)."""
+    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -71,6 +117,9 @@ async def judge(
     model: Model,
     prompt: str | list[ChatMessage],
     read: Callable[[dict[str, Any]], T],
+    *,
+    keys: Sequence[str],
+    schema: ResponseSchema | None = None,
     retries: int = DEFAULT_RETRIES,
     config: GenerateConfig | None = None,
 ) -> JudgeResult[T]:
@@ -78,9 +127,11 @@ async def judge(
 
     Args:
         model: the judge (usually the `grader` role model).
-        prompt: the judge prompt, already assembled with `data_block`s.
-        read: builds the judgement from the reply's JSON object; raises `JudgementError`
+        prompt: the judge prompt, its untrusted parts in `Fence` blocks.
+        read: builds the judgement from the verdict object; raises `JudgementError`
             (or `KeyError`, `TypeError`, `ValueError`) when the object is unusable.
+        keys: the keys a verdict object carries (see `find_verdict`).
+        schema: structured-output schema for the verdict; None asks in the prompt only.
         retries: extra attempts after a malformed reply; each retry tells the judge what was
             wrong with its previous reply.
         config: generation settings for the judge (its own, not the evaluated model's).
@@ -88,31 +139,36 @@ async def judge(
     Returns:
         The judgement, or a failure with the last problem and every raw reply.
     """
+    settings = config or GenerateConfig()
+    if schema is not None:
+        settings = settings.merge(GenerateConfig(response_schema=schema))
     messages: list[ChatMessage] = (
         [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else list(prompt)
     )
-    replies: list[str] = []
+    result: JudgeResult[T] = JudgeResult(value=None)
     problem = "no attempt made"
     for attempt in range(1, retries + 2):
-        output = await model.generate(messages, config=config or GenerateConfig())
+        result.attempts = attempt
+        try:
+            output = await generate_checked(model, messages, role="grader", config=settings)
+        except FailedCall as failure:
+            result.reason = str(failure)
+            return result
         reply = output.completion
-        replies.append(reply)
-        found = extract_json_object(reply)
-        if found is None:
-            problem = "no JSON object in the reply"
-        else:
-            try:
-                return JudgeResult(value=read(found), attempts=attempt, replies=replies)
-            except (JudgementError, KeyError, TypeError, ValueError) as error:
-                problem = f"unusable judgement ({error})"
+        result.replies.append(reply)
+        result.stop_reasons.append(output.stop_reason)
+        try:
+            verdict = find_verdict(reply, keys)
+            result.value, result.verdict = read(verdict), verdict
+            return result
+        except AmbiguousVerdictError as error:
+            problem = str(error)
+        except (JudgementError, KeyError, TypeError, ValueError) as error:
+            problem = f"unusable judgement ({error})"
         messages = [
             *messages,
             output.message,
             ChatMessageUser(content=REMINDER.format(problem=problem)),
         ]
-    return JudgeResult(
-        value=None,
-        reason=f"judge failed after {retries + 1} attempts: {problem}",
-        attempts=retries + 1,
-        replies=replies,
-    )
+    result.reason = f"judge failed after {retries + 1} attempts: {problem}"
+    return result

@@ -6,10 +6,10 @@ reason, so the caller can leave the sample unscored instead of guessing.
 """
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from inspect_ai.model import Model
+from inspect_ai.model import Model, ResponseSchema
 from inspect_ai.util import collect
 
 from heedbench.jsonparse import get_key
@@ -25,6 +25,9 @@ class RubricJudgement(Generic[T]):
     values: dict[str, T | None]
     failures: dict[str, str]
     calls: int
+    notes: dict[str, str] = field(default_factory=dict)
+    """The grader's evidence or justification per key (batched: one note for all, key "*")."""
+    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -32,20 +35,38 @@ class RubricJudgement(Generic[T]):
         return not self.failures
 
 
+def _note(verdict: Mapping[str, Any], note_key: str | None) -> str:
+    value = get_key(dict(verdict), note_key) if note_key else None
+    return "" if value is None else str(value)
+
+
 async def judge_each(
-    grader: Model, prompts: Mapping[str, str], read: Callable[[dict[str, Any]], T]
+    grader: Model,
+    prompts: Mapping[str, str],
+    read: Callable[[dict[str, Any]], T],
+    *,
+    keys: Sequence[str],
+    schema: ResponseSchema | None = None,
+    note_key: str | None = None,
 ) -> RubricJudgement[T]:
-    """One concurrent judge call per key; `read` turns a reply's JSON into the value."""
-    keys = list(prompts)
-    results = await collect(*(judge(grader, prompts[key], read) for key in keys))
+    """One concurrent judge call per key; `read` turns a verdict object into the value.
+
+    `keys` are the verdict object's keys; `note_key` names the field holding the grader's
+    evidence, kept per key.
+    """
+    names = list(prompts)
+    results = await collect(
+        *(judge(grader, prompts[name], read, keys=keys, schema=schema) for name in names)
+    )
+    pairs = list(zip(names, results, strict=True))
     return RubricJudgement(
-        values={key: result.value for key, result in zip(keys, results, strict=True)},
+        values={name: result.value for name, result in pairs},
         failures={
-            key: result.reason or "unreadable judgement"
-            for key, result in zip(keys, results, strict=True)
-            if not result.ok
+            name: result.reason or "unreadable judgement" for name, result in pairs if not result.ok
         },
         calls=sum(result.attempts for result in results),
+        notes={name: _note(result.verdict, note_key) for name, result in pairs if result.ok},
+        stop_reasons=[reason for result in results for reason in result.stop_reasons],
     )
 
 
@@ -55,8 +76,11 @@ async def judge_table(
     keys: Sequence[str],
     table: str,
     read_value: Callable[[Any], T],
+    *,
+    schema: ResponseSchema | None = None,
+    note_key: str | None = None,
 ) -> RubricJudgement[T]:
-    """One judge call whose JSON holds `table`: {"1": value, ..., "n": value} for the keys."""
+    """One judge call whose verdict holds `table`: {"1": value, ..., "n": value} for the keys."""
 
     def read_all(found: dict[str, Any]) -> dict[str, T]:
         entries = get_key(found, table)
@@ -67,12 +91,19 @@ async def judge_table(
             for number, key in enumerate(keys, start=1)
         }
 
-    result = await judge(grader, prompt, read_all)
+    result = await judge(grader, prompt, read_all, keys=(table,), schema=schema)
     if result.value is None:
         reason = result.reason or "unreadable judgement"
         return RubricJudgement(
             values=dict.fromkeys(keys, None),
             failures=dict.fromkeys(keys, reason),
             calls=result.attempts,
+            stop_reasons=result.stop_reasons,
         )
-    return RubricJudgement(values=dict(result.value), failures={}, calls=result.attempts)
+    return RubricJudgement(
+        values=dict(result.value),
+        failures={},
+        calls=result.attempts,
+        notes={"*": _note(result.verdict, note_key)} if note_key else {},
+        stop_reasons=result.stop_reasons,
+    )

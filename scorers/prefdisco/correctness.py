@@ -20,8 +20,8 @@ from inspect_ai.model import Model
 
 from heedbench.evals.prefdisco.sources import Problem
 from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import data_block, judge
-from heedbench.scorers.judge.call import read_yes_no
+from heedbench.scorers.judge import Fence, judge
+from heedbench.scorers.judge.call import boolean, read_yes_no, text, verdict_schema
 from heedbench.scorers.prefdisco.mathnorm import last_boxed, math_equal
 from heedbench.scorers.prefdisco.prompts import CORRECTNESS
 
@@ -121,7 +121,9 @@ def extract_math(response: str) -> str | None:
     return found
 
 
-async def check_correctness(problem: Problem, response: str, grader: Model) -> Correctness:
+async def check_correctness(
+    problem: Problem, response: str, grader: Model, structured: bool = True
+) -> Correctness:
     """The verdict for one final response (see the module docstring)."""
     gold = problem.answer
     if gold is None or not str(gold).strip():
@@ -130,29 +132,47 @@ async def check_correctness(problem: Problem, response: str, grader: Model) -> C
         letter = extract_choice(response, problem.options)
         if letter is not None:
             return Correctness(float(letter == gold.upper()), "choice_letter", letter, gold)
-        return await grade(problem, response, grader, "grader (no option letter found)")
+        return await grade(problem, response, grader, "grader (no option letter found)", structured)
     if problem.kind == "math":
         answer = extract_math(response)
         if answer is not None:
             return Correctness(float(math_equal(answer, gold)), "math_equivalence", answer, gold)
-        return await grade(problem, response, grader, "grader (no final math answer found)")
-    return await grade(problem, response, grader, "grader")
+        return await grade(
+            problem, response, grader, "grader (no final math answer found)", structured
+        )
+    return await grade(problem, response, grader, "grader", structured)
+
+
+CORRECTNESS_SCHEMA = verdict_schema(
+    "correctness",
+    {"justification": text("one sentence"), "correct": boolean("is the final answer correct?")},
+)
 
 
 def _read_verdict(found: dict[str, Any]) -> float:
     return float(read_yes_no(get_key(found, "correct"), "correct", allow_numbers=True))
 
 
-async def grade(problem: Problem, response: str, grader: Model, method: str) -> Correctness:
+async def grade(
+    problem: Problem, response: str, grader: Model, method: str, structured: bool = True
+) -> Correctness:
     """Ask the grader whether the response's final answer matches the gold answer."""
     options = "\n".join(f"{label}. {text}" for label, text in problem.options.items())
+    fence = Fence()
     prompt = CORRECTNESS.format(
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",
         gold=problem.answer,
-        response=data_block("The response to check:", response),
+        fence=fence.announcement,
+        response=fence.block("the response to check", response),
     )
-    result = await judge(grader, prompt, _read_verdict)
+    result = await judge(
+        grader,
+        prompt,
+        _read_verdict,
+        keys=("correct",),
+        schema=CORRECTNESS_SCHEMA if structured else None,
+    )
     if result.value is None:
         return Correctness(None, method, None, problem.answer, result.reason, result.attempts)
     return Correctness(result.value, method, None, problem.answer, None, result.attempts)

@@ -12,12 +12,27 @@ from inspect_ai.model import Model
 
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import RubricJudgement, data_block, judge_each, judge_table
-from heedbench.scorers.judge.call import read_scale
+from heedbench.scorers.judge import Fence, RubricJudgement, judge_each, judge_table
+from heedbench.scorers.judge.call import rating, read_scale, table, text, verdict_schema
 from heedbench.scorers.prefdisco.prompts import BATCHED, CRITERION_ENTRY, PER_CRITERION
 
 JudgeMode = Literal["per_criterion", "batched"]
-RESPONSE_LABEL = "The response to grade:"
+RESPONSE_LABEL = "the response to grade"
+CRITERION_SCHEMA = verdict_schema(
+    "criterion_score",
+    {"justification": text("one sentence"), "score": rating("score on this criterion")},
+)
+
+
+def batched_schema(criteria: int) -> Any:
+    """The structured-output schema of a batched PrefAlign verdict over `criteria` criteria."""
+    return verdict_schema(
+        "criteria_scores",
+        {
+            "justification": text("one sentence"),
+            "scores": table(criteria, rating("score"), "criterion number -> score"),
+        },
+    )
 
 
 def _levels(criterion: Criterion) -> str:
@@ -40,21 +55,42 @@ async def score_criteria(
     criteria: tuple[Criterion, ...],
     preferences: Mapping[str, Mapping[str, Any]],
     response: str,
+    *,
     mode: JudgeMode = "batched",
+    structured: bool = True,
 ) -> RubricJudgement[int]:
     """Grade `response` on every criterion with the grader: criterion name → score 1–5."""
-    block = data_block(RESPONSE_LABEL, response)
     if mode == "per_criterion":
-        prompts = {
-            c.preference: PER_CRITERION.format(
-                response=block, **_fields(c, preferences[c.preference])
+        prompts = {}
+        for c in criteria:
+            fence = Fence()
+            prompts[c.preference] = PER_CRITERION.format(
+                fence=fence.announcement,
+                response=fence.block(RESPONSE_LABEL, response),
+                **_fields(c, preferences[c.preference]),
             )
-            for c in criteria
-        }
-        return await judge_each(grader, prompts, lambda found: read_scale(get_key(found, "score")))
+        return await judge_each(
+            grader,
+            prompts,
+            lambda found: read_scale(get_key(found, "score")),
+            keys=("score",),
+            schema=CRITERION_SCHEMA if structured else None,
+            note_key="justification",
+        )
     listing = "\n\n".join(
         CRITERION_ENTRY.format(number=i, **_fields(c, preferences[c.preference]))
         for i, c in enumerate(criteria, start=1)
     )
-    prompt = BATCHED.format(criteria=listing, response=block)
-    return await judge_table(grader, prompt, [c.preference for c in criteria], "scores", read_scale)
+    fence = Fence()
+    prompt = BATCHED.format(
+        criteria=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
+    )
+    return await judge_table(
+        grader,
+        prompt,
+        [c.preference for c in criteria],
+        "scores",
+        read_scale,
+        schema=batched_schema(len(criteria)) if structured else None,
+        note_key="justification",
+    )

@@ -55,6 +55,7 @@ def prefdisco_scorer(
     revision: str | None = None,
     judge_mode: JudgeMode = "batched",
     allow_self_roles: bool = False,
+    structured: bool = True,
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
@@ -65,6 +66,7 @@ def prefdisco_scorer(
         revision: the hub revision, when `data` is "hub".
         judge_mode: "per_criterion" (one grader call per criterion) or "batched".
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
+        structured: ask for every verdict as structured output (`response_schema`).
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -83,8 +85,15 @@ def prefdisco_scorer(
         record = records[record_key(state.metadata["source"], state.metadata["problem_id"])]
         response = run.final_response
         results = await collect(
-            score_criteria(grader, record.criteria, record.preferences, response, judge_mode),
-            check_correctness(record.problem, response, grader),
+            score_criteria(
+                grader,
+                record.criteria,
+                record.preferences,
+                response,
+                mode=judge_mode,
+                structured=structured,
+            ),
+            check_correctness(record.problem, response, grader, structured=structured),
         )
         judgement = cast(RubricJudgement[int], results[0])
         correctness = cast(Correctness, results[1])

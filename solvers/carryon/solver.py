@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from heedbench.calls import FailedCall, generate_reply
 from heedbench.roles import role_models
-from heedbench.solvers.carryon.prompts import ASSISTANT_LABEL, USER_LABEL
-from heedbench.solvers.carryon.user import simulated_user_message, transcript
+from heedbench.solvers.carryon.prompts import ASSISTANT_SPEAKER, USER_SPEAKER
+from heedbench.solvers.carryon.user import simulated_user_message
 
 USER_CONFIG = GenerateConfig(temperature=0.7, max_tokens=400)
 """The simulated user's own settings; a `--model-role user={...}` binding overrides them."""
@@ -46,19 +46,22 @@ class CarryOnRun(StoreModel):
     --score-on-error."""
 
 
-def conversation_text(
-    exchanges: list[Exchange], user_label: str = USER_LABEL, then_user: str | None = None
-) -> str:
-    """The conversation so far as `user_label:` / `Assistant:` paragraphs.
+def conversation_messages(
+    exchanges: list[Exchange],
+    then_user: str | None = None,
+    user: str = "user",
+    assistant: str = "assistant",
+) -> list[tuple[str, str]]:
+    """The conversation so far as `(speaker, text)` messages, for fenced prompts.
 
     `then_user` appends the user's next message (the one a response under judgement answers).
     """
-    turns: list[tuple[str, str]] = []
+    messages: list[tuple[str, str]] = []
     for exchange in exchanges:
-        turns += [(user_label, exchange.user), (ASSISTANT_LABEL, exchange.response)]
+        messages += [(user, exchange.user), (assistant, exchange.response)]
     if then_user is not None:
-        turns.append((user_label, then_user))
-    return transcript(turns)
+        messages.append((user, then_user))
+    return messages
 
 
 @solver
@@ -102,7 +105,12 @@ def carryon_solver(
             for move in run.flow:
                 assert user is not None
                 message = await simulated_user_message(
-                    user, move, conversation_text(exchanges), intent
+                    user,
+                    move,
+                    conversation_messages(
+                        exchanges, user=USER_SPEAKER, assistant=ASSISTANT_SPEAKER
+                    ),
+                    intent,
                 )
                 if message.text is None:
                     run.stopped = (

@@ -54,7 +54,7 @@ class UserMessage:
 async def simulated_user_message(
     user: Model,
     move: str,
-    conversation: str,
+    conversation: Sequence[tuple[str, str]],
     intent: str,
     attempts: int = USER_ATTEMPTS,
 ) -> UserMessage:
@@ -79,8 +79,3 @@ async def simulated_user_message(
             ChatMessageUser(content=RETRY.format(problem=problem)),
         ]
     return UserMessage(text=kept, attempts=attempts, problem=problem, raw=tuple(raw))
-
-
-def transcript(turns: Sequence[tuple[str, str]]) -> str:
-    """A readable conversation: one `Label: text` paragraph per message."""
-    return "\n\n".join(f"{label}: {text}" for label, text in turns)

@@ -282,7 +282,7 @@ def test_unbound_roles_fail_before_the_evaluated_model_is_called(tmp_path: Path)
 
 def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:
     def both(prompt: str) -> str:
-        if "How well" in prompt or "grading" in prompt or "correct final answer" in prompt:
+        if prompt.startswith(("You grade", "You check")):
             return grader_reply(prompt)
         return asks(0)(prompt)
 
