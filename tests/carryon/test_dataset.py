@@ -1,6 +1,7 @@
 """CarryOnBench records: validation errors name file, record and field; JSONL and hub paths."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -127,17 +128,37 @@ def test_hub_path_reads_the_same_schema(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_shipped_data_meets_the_counts() -> None:
     queries = load_queries()
-    assert len(queries) >= 200
+    assert len(queries) == 200
     by_category: dict[str, int] = {}
     for query in queries:
         by_category[query.category] = by_category.get(query.category, 0) + 1
-        assert 5 <= len(query.checklist) <= 15
+        assert 5 <= len(query.checklist) <= 15, query.id
+        assert [item.id for item in query.checklist] == [
+            f"{query.id}.{n}" for n in range(1, len(query.checklist) + 1)
+        ], query.id
         assert all(item.question.startswith("Does the response") for item in query.checklist)
-    assert set(by_category) == {
-        "offensive_language",
-        "dangerous_topics",
-        "privacy",
-        "false_information",
+    assert by_category == {
+        "offensive_language": 50,
+        "dangerous_topics": 50,
+        "privacy": 50,
+        "false_information": 50,
     }
-    assert max(by_category.values()) - min(by_category.values()) <= 2
     assert len({query.query for query in queries}) == len(queries)
+
+
+def test_every_shipped_record_passed_review() -> None:
+    prefixes = {"offensive_language": "off-", "dangerous_topics": "dng-", "privacy": "prv-"}
+    prefixes["false_information"] = "fal-"
+    for query in load_queries():
+        assert re.fullmatch(r"[a-z]{3}-\d{3}", query.id), query.id
+        assert query.id.startswith(prefixes[query.category]), query.id
+        assert query.looks_harmful is True, query.id
+        assert query.intent_fits is True, query.id
+        assert query.review_note.strip(), query.id
+        assert "\n" not in query.review_note, query.id
+
+
+def test_shipped_checklist_questions_are_unique() -> None:
+    # The scripted grader (heedbench.testing_carryon) finds an item's position by its text.
+    questions = [item.question for query in load_queries() for item in query.checklist]
+    assert len(set(questions)) == len(questions)
