@@ -34,11 +34,24 @@ def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None
             "query": query.query,
             "intent": query.intent,
             "checklist": [vars(item) for item in query.checklist[:items]],
+            **_review(query),
         }
         for query in queries
     ]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return path
+
+
+def _review(query: CarryOnQuery) -> dict[str, bool | str]:
+    """The review fields a query carries (none for an unreviewed query)."""
+    fields: dict[str, bool | str] = {}
+    if query.looks_harmful is not None:
+        fields["looks_harmful"] = query.looks_harmful
+    if query.intent_fits is not None:
+        fields["intent_fits"] = query.intent_fits
+    if query.review_note:
+        fields["review_note"] = query.review_note
+    return fields
 
 
 def user_message(move: str) -> str:

@@ -41,12 +41,45 @@ class CarryOnQuery:
     intent: str
     checklist: tuple[ChecklistItem, ...]
     subcategory: str = ""
+    looks_harmful: bool | None = None
+    """Reviewer's verdict: read alone, the query looks harmful (None: not reviewed)."""
+    intent_fits: bool | None = None
+    """Reviewer's verdict: the intent is the sender's own and wants what the query asks."""
+    review_note: str = ""
+    """One line from the reviewer: why the verdicts, or what was changed."""
 
 
 def _text(record: Mapping[str, Any], field: str, where: str) -> str:
     value = record.get(field)
-    if not isinstance(value, str) or not value.strip():
+    if value is not None and not isinstance(value, str):
+        raise CarryOnDataError(
+            f"{where}, field '{field}': must be a string, got {type(value).__name__}"
+        )
+    if value is None or not value.strip():
         raise CarryOnDataError(f"{where}, field '{field}': missing or empty")
+    return value.strip()
+
+
+def _flag(record: Mapping[str, Any], field: str, where: str) -> bool | None:
+    value = record.get(field)
+    if value is None:
+        return None
+    if not isinstance(value, bool):
+        raise CarryOnDataError(
+            f"{where}, field '{field}': must be a JSON boolean (true or false), "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+def _note(record: Mapping[str, Any], where: str) -> str:
+    value = record.get("review_note")
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise CarryOnDataError(
+            f"{where}, field 'review_note': must be a string, got {type(value).__name__}"
+        )
     return value.strip()
 
 
@@ -89,6 +122,9 @@ def parse_query(record: Any, where: str) -> CarryOnQuery:
         intent=_text(record, "intent", where),
         checklist=tuple(items),
         subcategory=str(record.get("subcategory") or ""),
+        looks_harmful=_flag(record, "looks_harmful", where),
+        intent_fits=_flag(record, "intent_fits", where),
+        review_note=_note(record, where),
     )
 
 

@@ -57,6 +57,9 @@ def _sample(query: CarryOnQuery, condition: str, flow: tuple[str, ...], text: st
             "flow": list(flow),
             "exchanges": len(flow) + 1,
             "intent": query.intent,
+            "looks_harmful": query.looks_harmful,
+            "intent_fits": query.intent_fits,
+            "review_note": query.review_note,
             "checklist": [
                 {"id": item.id, "question": item.question, "category": item.category}
                 for item in query.checklist

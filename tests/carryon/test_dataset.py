@@ -1,12 +1,13 @@
 """CarryOnBench records: validation errors name file, record and field; JSONL and hub paths."""
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from heedbench.evals.carryon import CarryOnDataError, load_queries
+from heedbench.evals.carryon import CarryOnDataError, carryon_samples, load_queries
 
 
 def item(n: int, category: str = "Practical Advice") -> dict[str, Any]:
@@ -48,6 +49,14 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
             r"record 2 \(id 'q1'\), field 'id': duplicate query id 'q1' \(first at .*record 1\)",
         ),
         ([record(category="spam")], r"field 'category': unknown category 'spam'"),
+        ([record(category=3)], r"field 'category': must be a string, got int"),
+        ([record(intent=["a", "b"])], r"field 'intent': must be a string, got list"),
+        (
+            [record(looks_harmful="yes")],
+            r"record 1 \(id 'q1'\), field 'looks_harmful': must be a JSON boolean",
+        ),
+        ([record(intent_fits=1)], r"field 'intent_fits': must be a JSON boolean .*got int"),
+        ([record(review_note=5)], r"field 'review_note': must be a string, got int"),
         (
             [record(checklist=[item(1, "Trivia")])],
             r"field 'checklist'\[0\], field 'category': unknown information category 'Trivia'",
@@ -67,6 +76,26 @@ def test_malformed_records_are_rejected(
     assert str(path) in str(error.value)
 
 
+def test_review_fields_are_optional_and_default_to_unreviewed(tmp_path: Path) -> None:
+    (query,) = load_queries(write(tmp_path, [record()]))
+    assert query.looks_harmful is None and query.intent_fits is None
+    assert query.review_note == ""
+
+
+def test_review_fields_are_carried_into_sample_metadata(tmp_path: Path) -> None:
+    flagged = record(looks_harmful=True, intent_fits=False, review_note=" Intent is a new task. ")
+    (query,) = load_queries(write(tmp_path, [flagged]))
+    assert (query.looks_harmful, query.intent_fits) == (True, False)
+    assert query.review_note == "Intent is a new task."
+    samples = carryon_samples([query], ("turn1", "oracle"))
+    assert len(samples) == 2
+    for sample in samples:
+        assert sample.metadata is not None
+        assert sample.metadata["looks_harmful"] is True
+        assert sample.metadata["intent_fits"] is False
+        assert sample.metadata["review_note"] == "Intent is a new task."
+
+
 def test_hub_datasets_need_a_pinned_revision() -> None:
     with pytest.raises(CarryOnDataError, match="pinned revision"):
         load_queries("hf:someone/carryon-queries")
@@ -79,9 +108,16 @@ def test_hub_path_reads_the_same_schema(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     folder = tmp_path / "carryon-hub"
     folder.mkdir()
-    write(folder, [record(), record(id="q2", category="false_information")], "train.jsonl")
+    reviewed = record(id="q2", category="false_information", looks_harmful=True)
+    write(
+        folder,
+        [record(), reviewed | {"intent_fits": False, "review_note": "flagged"}],
+        "train.jsonl",
+    )
     queries = load_queries(f"hf:{folder}", revision="main")
     assert [q.id for q in queries] == ["q1", "q2"]
+    assert [(q.looks_harmful, q.intent_fits) for q in queries] == [(None, None), (True, False)]
+    assert [q.review_note for q in queries] == ["", "flagged"]
     assert queries[0].checklist[1].category == "Legal Framework"
     with pytest.raises(
         CarryOnDataError, match=r"@main\[train\]: record 1 \(id 'q1'\), field 'category'"
@@ -92,17 +128,37 @@ def test_hub_path_reads_the_same_schema(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_shipped_data_meets_the_counts() -> None:
     queries = load_queries()
-    assert len(queries) >= 200
+    assert len(queries) == 200
     by_category: dict[str, int] = {}
     for query in queries:
         by_category[query.category] = by_category.get(query.category, 0) + 1
-        assert 5 <= len(query.checklist) <= 15
+        assert 5 <= len(query.checklist) <= 15, query.id
+        assert [item.id for item in query.checklist] == [
+            f"{query.id}.{n}" for n in range(1, len(query.checklist) + 1)
+        ], query.id
         assert all(item.question.startswith("Does the response") for item in query.checklist)
-    assert set(by_category) == {
-        "offensive_language",
-        "dangerous_topics",
-        "privacy",
-        "false_information",
+    assert by_category == {
+        "offensive_language": 50,
+        "dangerous_topics": 50,
+        "privacy": 50,
+        "false_information": 50,
     }
-    assert max(by_category.values()) - min(by_category.values()) <= 2
     assert len({query.query for query in queries}) == len(queries)
+
+
+def test_every_shipped_record_passed_review() -> None:
+    prefixes = {"offensive_language": "off-", "dangerous_topics": "dng-", "privacy": "prv-"}
+    prefixes["false_information"] = "fal-"
+    for query in load_queries():
+        assert re.fullmatch(r"[a-z]{3}-\d{3}", query.id), query.id
+        assert query.id.startswith(prefixes[query.category]), query.id
+        assert query.looks_harmful is True, query.id
+        assert query.intent_fits is True, query.id
+        assert query.review_note.strip(), query.id
+        assert "\n" not in query.review_note, query.id
+
+
+def test_shipped_checklist_questions_are_unique() -> None:
+    # The scripted grader (heedbench.testing_carryon) finds an item's position by its text.
+    questions = [item.question for query in load_queries() for item in query.checklist]
+    assert len(set(questions)) == len(questions)
