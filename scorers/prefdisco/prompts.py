@@ -47,7 +47,10 @@ Correct answer: {gold}
 
 {response}
 
-Decide whether the final answer the response commits to means the same as the correct answer \
-(ignore style, length and explanation; a response that commits to no answer, or to several, \
-is not correct). Reply with a JSON object only: \
+Decide whether the final answer the response commits to means the same as the correct answer. \
+Judge the answer only: style, length, tone and the quality of the explanation do not matter. \
+An equivalent form counts as the same answer: another notation for the same value (a fraction \
+or a decimal, LaTeX or plain text, a number written in words) or, for a multiple-choice \
+question, the option's text instead of its letter. A response that commits to no answer, or to \
+several different answers, is not correct. Reply with a JSON object only: \
 {{"correct": true or false, "justification": "<one sentence>"}}"""
