@@ -19,6 +19,7 @@ from heedbench.evals.prefdisco.dataset import (
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.prefdisco.correctness import CorrectnessMode
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
@@ -90,6 +91,7 @@ def prefdisco(
     user_type: str = "passive",
     fixed_questions: int | None = None,
     judge: str = "batched",
+    correctness: str = "deterministic",
     allow_self_roles: bool = False,
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
@@ -112,12 +114,16 @@ def prefdisco(
             8); overrides max_turns.
         judge: PrefAlign grading: batched (all criteria in one grader call; default, about 20
             times fewer calls) or per_criterion (one call per criterion, as in the paper).
+        correctness: deterministic (default: the answer is read without a grader where the
+            response commits to one answer unambiguously, graded otherwise) or grader (the
+            grader judges every answer, as the reference evaluator does).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
     """
     conditions = resolve_conditions(condition)
     params.one_of("variant", variant, get_args(Variant))
     params.one_of("user_type", user_type, get_args(UserType))
     params.one_of("judge", judge, get_args(JudgeMode))
+    params.one_of("correctness", correctness, get_args(CorrectnessMode))
     max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
     fixed_questions = params.optional_integer(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
@@ -147,7 +153,12 @@ def prefdisco(
             fixed_questions=fixed_questions,
             allow_self_roles=allow_self_roles,
         ),
-        scorer=prefdisco_scorer(**load, judge_mode=judge, allow_self_roles=allow_self_roles),  # type: ignore[arg-type]
+        scorer=prefdisco_scorer(
+            **load,  # type: ignore[arg-type]
+            judge_mode=judge,  # type: ignore[arg-type]
+            correctness_mode=correctness,  # type: ignore[arg-type]
+            allow_self_roles=allow_self_roles,
+        ),
         version="1.0.0",
         metadata={
             "family": "prefdisco",
@@ -158,5 +169,6 @@ def prefdisco(
             "max_turns": max_turns,
             "fixed_questions": fixed_questions,
             "judge": judge,
+            "correctness": correctness,
         },
     )

@@ -76,6 +76,7 @@ def test_sample_design(tmp_path: Path) -> None:
         {"question": "How much detail do you want? (question 1)", "answer": "Keep it short."}
     ]
     assert meta["correctness"]["method"] == "math_equivalence"
+    assert meta["correctness"]["mode"] == "deterministic"
     assert len(meta["criterion_scores"]) == len(meta["criterion_weights"]) > 0
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
@@ -216,6 +217,17 @@ def test_multiple_choice_correctness_is_deterministic(tmp_path: Path) -> None:
     assert not any("reaches the correct final answer" in p for p in calls.grader)
 
 
+def test_correctness_grader_mode_grades_every_answer(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(0), calls=calls, condition="baseline", correctness="grader", limit=2)
+    for sample in samples(log):
+        value, meta = score_of(sample)
+        assert value["correct"] == 1.0
+        assert (meta["correctness"]["mode"], meta["correctness"]["method"]) == ("grader", "grader")
+    assert sum("reaches the correct final answer" in p for p in calls.grader) == 2
+    assert log.eval.metadata is not None and log.eval.metadata["correctness"] == "grader"
+
+
 def test_free_text_answers_go_to_the_grader(tmp_path: Path) -> None:
     path = record_file(tmp_path, "simpleqa", {"problem": "Who wrote it?", "answer": "Ann Lee"})
     calls = Calls()
@@ -254,6 +266,7 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"variant": "5k"}, "5k variant covers only"),
         ({"user_type": "chatty"}, "-T user_type: must be one of"),
         ({"judge": "vibes"}, "-T judge: must be one of"),
+        ({"correctness": "vibes"}, "-T correctness: must be one of deterministic, grader"),
         ({"max_turns": 0}, "-T max_turns: must be an integer"),
         ({"fixed_questions": 0}, "-T fixed_questions: must be an integer"),
         ({"data": "hub"}, "pinned revision"),
