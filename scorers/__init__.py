@@ -16,6 +16,7 @@ from heedbench.scorers.choice import (
     spo_of_relation,
 )
 from heedbench.scorers.prefdisco import (
+    deterministic_verdict,
     math_equal,
     normalized_alignment,
     prefalign,
@@ -27,6 +28,7 @@ __all__ = [
     "FailureThresholds",
     "choice_alignment",
     "cumulative_utility",
+    "deterministic_verdict",
     "failure_modes",
     "kendall_penalty",
     "math_equal",

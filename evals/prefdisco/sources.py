@@ -30,6 +30,42 @@ SOURCE_ANSWER_KIND: dict[str, AnswerKind] = {
 
 SOURCES: tuple[str, ...] = tuple(SOURCE_ANSWER_KIND)
 
+
+@dataclass(frozen=True)
+class SourceFields:
+    """Where a source's own rows keep the question, the options and the gold answer."""
+
+    question: str
+    options: str | None
+    answer: str
+
+
+SOURCE_FIELDS: dict[str, SourceFields] = {
+    "math": SourceFields("problem", None, "answer"),
+    "aime": SourceFields("Question", None, "Answer"),
+    "medqa": SourceFields("question", "options", "answer_idx"),
+    "commonsenseqa": SourceFields("question", "choices", "answerKey"),
+    "socialiqa": SourceFields("question", "answerA-answerC", "label"),
+    "logiqa": SourceFields("query", "options", "correct_option"),
+    "simpleqa": SourceFields("problem", None, "answer"),
+    "mascqa": SourceFields("question", None, "correct_answer"),
+    "scienceqa": SourceFields("question", "choices", "answer"),
+    "mmlu": SourceFields("question", "choices", "answer"),
+}
+"""The fields each source's generator config names (used to say what a broken row lacks)."""
+
+NO_GOLD_SOURCES = frozenset({"commonsenseqa"})
+"""Sources whose released split has no gold labels (CommonsenseQA test): correctness unscored."""
+
+
+class SourceRowError(ValueError):
+    """A source row whose fields cannot be read; `field` names the one at fault."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(problem)
+        self.field = field
+
+
 _QUESTION_FIELDS = ("query", "question", "problem", "Question", "prompt")
 _ANSWER_FIELDS = (
     "correct_answer", "answerKey", "correct_option", "answer_idx", "Answer", "answer", "label",
@@ -59,11 +95,13 @@ def _letters(count: int) -> list[str]:
 
 
 def _options(row: Mapping[str, Any]) -> dict[str, str]:
-    raw = row.get("choices", row.get("options"))
+    field = "choices" if "choices" in row else "options"
+    raw = row.get(field)
     if isinstance(raw, Mapping) and "label" in raw and "text" in raw:
-        return {
-            str(label): str(text) for label, text in zip(raw["label"], raw["text"], strict=True)
-        }
+        labels, texts = raw["label"], raw["text"]
+        if not isinstance(labels, list) or not isinstance(texts, list) or len(labels) != len(texts):
+            raise SourceRowError(field, "'label' and 'text' must be lists of the same length")
+        return {str(label): str(text) for label, text in zip(labels, texts, strict=True)}
     if isinstance(raw, Mapping):
         return {str(label): str(text) for label, text in raw.items()}
     if isinstance(raw, list) and raw:
@@ -98,7 +136,12 @@ def _answer(row: Mapping[str, Any], options: Mapping[str, str]) -> str | None:
 
 
 def normalise_problem(source: str, row: Mapping[str, Any]) -> Problem:
-    """Read a source row (`original_problem`) the way its source dataset stores it."""
+    """Read a source row (`original_problem`) the way its source dataset stores it.
+
+    Raises:
+        SourceRowError: a field cannot be read (a choices table whose labels and texts differ
+            in number).
+    """
     options = _options(row)
     return Problem(
         question=_question(row),

@@ -1,6 +1,6 @@
 """`heedbench/prefdisco`: does a model discover a new user's preferences by asking?"""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import cast, get_args
 
@@ -9,16 +9,22 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from heedbench import params
 from heedbench.evals.prefdisco.dataset import (
+    DEFAULT_SEED,
     FIVE_K_SOURCES,
+    LoadReport,
     PrefDiscoDataError,
     PrefDiscoRecord,
     Variant,
+    check_strict,
+    draw_records,
+    load_reports,
     record_index,
     release_path,
 )
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.prefdisco.correctness import CorrectnessMode
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
@@ -50,6 +56,25 @@ def resolve_sources(source: str, variant: str, data: str | None) -> tuple[str, .
     if not present:
         raise PrefDiscoDataError(f"no {variant} source files under {root}")
     return present
+
+
+def select_records(
+    records: Iterable[PrefDiscoRecord],
+    reports: Mapping[str, LoadReport],
+    max_problems: int | None,
+    seed: int,
+) -> list[PrefDiscoRecord]:
+    """Every loaded record, or per source the reference's seeded draw of `max_problems`."""
+    by_source: dict[str, list[PrefDiscoRecord]] = {}
+    for record in records:
+        by_source.setdefault(record.source, []).append(record)
+    if max_problems is None:
+        return [record for group in by_source.values() for record in group]
+    return [
+        record
+        for source, group in by_source.items()
+        for record in draw_records(group, reports[source].records, max_problems, seed)
+    ]
 
 
 def samples(records: Sequence[PrefDiscoRecord], conditions: Sequence[str], user_type: str,
@@ -90,6 +115,10 @@ def prefdisco(
     user_type: str = "passive",
     fixed_questions: int | None = None,
     judge: str = "batched",
+    correctness: str = "deterministic",
+    strict: bool = False,
+    max_problems: int | None = None,
+    seed: int | None = None,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
 ) -> Task:
@@ -113,6 +142,18 @@ def prefdisco(
             8); overrides max_turns.
         judge: PrefAlign grading: batched (all criteria in one grader call; default, about 20
             times fewer calls) or per_criterion (one call per criterion, as in the paper).
+        correctness: deterministic (default: the answer is read without a grader where the
+            response commits to one answer unambiguously, graded otherwise) or grader (the
+            grader judges every answer, as the reference evaluator does).
+        strict: stop at the first record that cannot be run (no problem text, no rubric, no
+            options or gold answer, ...) instead of skipping it; repairs the reference also
+            makes (weights normalised, a missing weight as 1/n, levels other than 1/3/5) are
+            applied either way and counted in the task metadata (`load_repairs`).
+        max_problems: run a seeded random subset of this many records per source, drawn as
+            the reference evaluator draws it (`random.sample` over the file's records); unset
+            runs every record. Records, not distinct problems: the release's problem ids are
+            `problem_{i}_{persona_id}`, one per persona variant.
+        seed: the draw's seed (needs max_problems; default 42, the reference's).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
@@ -121,12 +162,20 @@ def prefdisco(
     params.one_of("variant", variant, get_args(Variant))
     params.one_of("user_type", user_type, get_args(UserType))
     params.one_of("judge", judge, get_args(JudgeMode))
+    params.one_of("correctness", correctness, get_args(CorrectnessMode))
     max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
     fixed_questions = params.optional_integer(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
     )
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
     structured_verdicts = params.flag("structured_verdicts", structured_verdicts)
+    strict = params.flag("strict", strict)
+    max_problems = params.optional_integer("max_problems", max_problems, low=1)
+    seed = params.optional_integer("seed", seed, low=0)
+    if seed is not None and max_problems is None:
+        raise params.ParameterError(
+            "-T seed: seeds the draw of -T max_problems, so it needs -T max_problems=<n>"
+        )
     data = params.optional_text("data", data)
     revision = params.optional_text("revision", revision)
     if data == "hub" and not revision:
@@ -137,7 +186,12 @@ def prefdisco(
     check_roles_at_build(roles, allow_self_roles)
     sources = resolve_sources(source, variant, data)
     load = {"sources": list(sources), "variant": variant, "data": data, "revision": revision}
-    records = list(record_index(**load).values())  # type: ignore[arg-type]
+    reports = load_reports(**load)  # type: ignore[arg-type]
+    if strict:
+        check_strict(reports)
+    draw_seed = DEFAULT_SEED if seed is None else seed
+    index = record_index(**load)  # type: ignore[arg-type]
+    records = select_records(index.values(), reports, max_problems, draw_seed)
     return Task(
         dataset=MemoryDataset(
             samples(records, conditions, user_type, prefix_source=len(sources) > 1),
@@ -154,10 +208,11 @@ def prefdisco(
         scorer=prefdisco_scorer(
             **load,  # type: ignore[arg-type]
             judge_mode=cast(JudgeMode, judge),
+            correctness_mode=cast(CorrectnessMode, correctness),
             allow_self_roles=allow_self_roles,
             structured=structured_verdicts,
         ),
-        version="1.0.0",
+        version="1.1.0",
         metadata={
             "family": "prefdisco",
             "conditions": list(conditions),
@@ -167,5 +222,11 @@ def prefdisco(
             "max_turns": max_turns,
             "fixed_questions": fixed_questions,
             "judge": judge,
+            "correctness": correctness,
+            "strict": strict,
+            "max_problems": max_problems,
+            "seed": draw_seed if max_problems is not None else None,
+            "records": {s: sum(r.source == s for r in records) for s in sources},
+            "load_repairs": {s: report.summary() for s, report in reports.items()},
         },
     )

@@ -1,9 +1,12 @@
 r"""Deterministic equivalence of math answers: LaTeX, fractions, decimals, roots, units.
 
 Both sides are normalised (boxes, `$`, `\text{}`, spacing commands, degree signs, trailing
-units, thousands separators, `x =` prefixes), compared as strings, then, if that fails,
-evaluated as numbers by a small safe evaluator (`\frac`, `\sqrt`, `\pi`, `^`, implicit
-products) and compared with a relative tolerance. Tuples and lists compare element by element.
+units, thousands separators, `x =` prefixes, Unicode minus / times / pi / root signs),
+compared as strings, then, if that fails, evaluated as numbers by a small safe evaluator
+(`\frac`, `\sqrt`, `\pi`, `^`, implicit products) and compared with a relative tolerance.
+Tuples and lists compare element by element. `numeric_values` says whether an answer is plain
+numbers at all (only then can a mismatch be called wrong), and `number_words` reads English
+number words ("thirteen", "one hundred and five").
 """
 
 import ast
@@ -23,9 +26,12 @@ _TRAILING_UNIT = re.compile(rf"(?<=[\d}}.)\s])\s*(?:{_UNITS})(?:\^\{{?[23]\}}?|\
 _THOUSANDS = re.compile(r"(?<![\d.])(\d{1,3})((?:,\d{3})+)(?![\d])")
 _LHS = re.compile(r"^[a-zA-Z](?:_\{?\w+\}?)?\s*=\s*")
 _DROP = ("\\left", "\\right", "\\!", "\\,", "\\;", "\\:", "\\displaystyle", "\\ ")
+_UNICODE = (("\u2212", "-"), ("\u00d7", "\\times "), ("\u00f7", "/"), ("\u00b7", "\\cdot "),
+            ("\u03c0", "\\pi "), ("\u221e", "\\infty "))  # fmt: skip
+_ROOT_SIGN = re.compile(r"\u221a\s*(?:\{([^{}]*)\}|\(([^()]*)\)|(\d+(?:\.\d+)?))")
 
 
-def _unwrap(text: str, command: str) -> str:
+def unwrap(text: str, command: str) -> str:
     r"""Replace `\command{x}` by `x` (brace-matched, repeatedly)."""
     start = text.find(command + "{")
     while start != -1:
@@ -52,26 +58,35 @@ def _braced(text: str, open_at: int) -> tuple[str | None, int]:
     return None, open_at
 
 
-def last_boxed(text: str) -> str | None:
-    r"""The content of the last `\boxed{...}` (or `\fbox{...}`) in `text`."""
-    found = None
+def all_boxed(text: str) -> list[str]:
+    r"""The contents of every `\boxed{...}` (or `\fbox{...}`) in `text`, in order."""
+    found = []
     for match in re.finditer(r"\\(?:boxed|fbox)\s*(?=\{)", text):
         inner, _ = _braced(text, match.end())
         if inner is not None:
-            found = inner
+            found.append(inner)
     return found
+
+
+def last_boxed(text: str) -> str | None:
+    r"""The content of the last `\boxed{...}` (or `\fbox{...}`) in `text`."""
+    boxes = all_boxed(text)
+    return boxes[-1] if boxes else None
 
 
 def normalise(answer: str) -> str:
     """A canonical string for a math answer (see the module docstring)."""
     text = answer.strip()
+    for sign, latex in _UNICODE:
+        text = text.replace(sign, latex)
+    text = _ROOT_SIGN.sub(lambda m: "\\sqrt{" + next(g for g in m.groups() if g) + "}", text)
     boxed = last_boxed(text)
     if boxed is not None:
         text = boxed
     text = text.replace("\\$", "").replace("$", "").replace("\\(", "").replace("\\)", "")
     text = text.replace("\\[", "").replace("\\]", "")
     for command in ("\\text", "\\textbf", "\\mathrm", "\\mathbf", "\\textrm", "\\mbox"):
-        text = _unwrap(text, command)
+        text = unwrap(text, command)
     for drop in _DROP:
         text = text.replace(drop, " ")
     text = re.sub(r"\\[dt]frac", r"\\frac", text)
@@ -114,7 +129,8 @@ def _to_python(latex: str) -> str:
     # implicit products: 2sqrt(3), 3pi, )(, 2(
     text = re.sub(r"(?<=[\d)])(?=(?:sqrt|pi|nroot|\())", "*", text)
     text = re.sub(r"(?<=pi)(?=[\d(])", "*", text)
-    return text
+    # Python refuses leading zeros ("072", an AIME-style answer): drop them from integers
+    return re.sub(r"(?<![\d.])0+(?=\d)", "", text)
 
 
 _BINARY: dict[type, Callable[[float, float], float]] = {
@@ -158,6 +174,91 @@ def to_number(answer: str) -> float | None:
     except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
         return None
     return value if math.isfinite(value) else None
+
+
+def numeric_values(answer: str) -> tuple[float, ...] | None:
+    """The numbers a normalised answer consists of (one, or a tuple's), or None.
+
+    None when any part is not plain arithmetic (a variable, an interval sign, prose): such an
+    answer can be equal to another without matching it, so a mismatch proves nothing.
+    """
+    single = to_number(answer)
+    if single is not None:
+        return (single,)
+    body = answer
+    if len(body) >= 2 and body[0] in "([{" and body[-1] in ")]}":
+        body = body[1:-1]
+    values = [to_number(part) for part in _split_top_level(body)]
+    if len(values) < 2 or any(value is None for value in values):
+        return None
+    return tuple(value for value in values if value is not None)
+
+
+_SMALL = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)  # fmt: skip
+_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_SCALES = {"thousand": 10**3, "million": 10**6, "billion": 10**9}
+_NEGATIVE = ("minus", "negative")
+_NEXT_WORD = re.compile(r"[ \t]*(?:-[ \t]*)?([A-Za-z]+)")
+_AFTER = {  # which kind of word may follow which ("" = start)
+    "": ("sign", "unit", "ten"),
+    "sign": ("unit", "ten"),
+    "unit": ("hundred", "scale"),
+    "ten": ("unit", "scale"),
+    "hundred": ("unit", "ten", "scale", "and"),
+    "and": ("unit", "ten"),
+    "scale": ("unit", "ten"),
+}
+
+
+def _word_kind(word: str) -> str | None:
+    if word in _NEGATIVE:
+        return "sign"
+    if word in _SMALL:
+        return "unit"
+    if word in _TENS:
+        return "ten"
+    if word == "hundred":
+        return "hundred"
+    if word in _SCALES:
+        return "scale"
+    return "and" if word == "and" else None
+
+
+def number_words(text: str) -> tuple[int, int] | None:
+    """Read English number words at the start of `text`: (value, characters read), or None.
+
+    Cardinal numbers only ("thirteen", "twenty-one", "one hundred and five", "minus four");
+    the longest well-formed reading wins, so "two and three" reads "two" and stops at "and".
+    """
+    position, sign, total, group, last = 0, 1, 0, 0, ""
+    read: tuple[int, int] | None = None
+    while (match := _NEXT_WORD.match(text, position)) is not None:
+        if not last and match.group(0)[:1] in " \t-":
+            break  # the reading starts at the first character
+        word = match.group(1).lower()
+        kind = _word_kind(word)
+        if kind is None or kind not in _AFTER[last]:
+            break
+        if kind == "sign":
+            sign = -1
+        elif kind == "unit":
+            if last == "ten" and (word == "zero" or _SMALL.index(word) >= 10):
+                break
+            group += _SMALL.index(word)
+        elif kind == "ten":
+            group += 20 + 10 * _TENS.index(word)
+        elif kind == "hundred":
+            group *= 100
+        elif kind == "scale":
+            total, group = total + group * _SCALES[word], 0
+        position, last = match.end(), kind
+        if kind not in ("sign", "and"):
+            read = (sign * (total + group), position)
+    return read
 
 
 def _split_top_level(text: str) -> list[str]:

@@ -69,8 +69,11 @@ CORRECTNESS = (
 question.
 
 Decide whether the final answer the response commits to means the same as the correct answer. \
-Ignore style, length and the explanation around it; a response that commits to no answer, or \
-to several different ones, is not correct.
+Judge the answer only: style, length, tone and the quality of the explanation do not matter. \
+An equivalent form counts as the same answer: another notation for the same value (a fraction \
+or a decimal, LaTeX or plain text, a number written in words) or, for a multiple-choice \
+question, the option's text instead of its letter. A response that commits to no answer, or to \
+several different answers, is not correct.
 
 """
     + MATERIAL_RULES

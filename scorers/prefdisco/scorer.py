@@ -16,7 +16,11 @@ from inspect_ai.util import collect
 from heedbench.evals.prefdisco.dataset import Variant, record_index, record_key
 from heedbench.scorers.judge import RubricJudgement, role_model
 from heedbench.scorers.prefdisco.alignment import prefalign
-from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
+from heedbench.scorers.prefdisco.correctness import (
+    Correctness,
+    CorrectnessMode,
+    check_correctness,
+)
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
     condition_mean,
@@ -54,6 +58,7 @@ def prefdisco_scorer(
     data: str | None = None,
     revision: str | None = None,
     judge_mode: JudgeMode = "batched",
+    correctness_mode: CorrectnessMode = "deterministic",
     allow_self_roles: bool = False,
     structured: bool = True,
 ) -> Scorer:
@@ -65,6 +70,8 @@ def prefdisco_scorer(
         data: where the records come from (as the task's `data`).
         revision: the hub revision, when `data` is "hub".
         judge_mode: "per_criterion" (one grader call per criterion) or "batched".
+        correctness_mode: "deterministic" (read the answer where it is unambiguous, grader
+            otherwise) or "grader" (the grader judges every answer, as the reference does).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
         structured: ask for every verdict as structured output (`response_schema`).
     """
@@ -93,7 +100,9 @@ def prefdisco_scorer(
                 mode=judge_mode,
                 structured=structured,
             ),
-            check_correctness(record.problem, response, grader, structured=structured),
+            check_correctness(
+                record.problem, response, grader, correctness_mode, structured=structured
+            ),
         )
         judgement = cast(RubricJudgement[int], results[0])
         correctness = cast(Correctness, results[1])

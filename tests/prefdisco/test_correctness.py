@@ -8,6 +8,7 @@ from heedbench.evals.prefdisco.sources import Problem
 from heedbench.scorers.judge import read_blocks
 from heedbench.scorers.prefdisco.correctness import (
     Correctness,
+    CorrectnessMode,
     check_correctness,
     extract_choice,
     extract_math,
@@ -29,7 +30,9 @@ OPTIONS = {"A": "Pneumonia", "B": "Asthma", "C": "Heart failure", "D": "Anaemia"
         ("\\boxed{\\text{(C)}}", "C"),
         ("Let's look at each option.\n\n**C**\n", "C"),
         ("The answer is (c).", "C"),
-        ("I first thought the answer is A, but on reflection the answer is D.", "D"),
+        # two committed answers and no final-answer line: the grader decides
+        ("I first thought the answer is A, but on reflection the answer is D.", None),
+        ("My final answer: (B). Earlier I thought the answer is D", "B"),
         ("The answer is heart failure, because the fluid ...", "C"),
         ("The answer is a tricky one: it depends.", None),
         ("It could be A or B; I am not sure.", None),
@@ -44,8 +47,11 @@ def test_extract_choice(response: str, letter: str | None) -> None:
     ("response", "answer"),
     [
         ("so the sum is $\\boxed{7}$.", "7"),
-        ("first \\boxed{3}, corrected: \\boxed{\\frac{5}{9}}", "\\frac{5}{9}"),
-        ("The final answer is $x = 12$.", "$x = 12$"),
+        ("first \\boxed{3}, corrected: \\boxed{\\frac{5}{9}}", None),  # two boxed answers
+        ("The final answer is $x = 12$.", "x = 12"),
+        ("The answer is 13, just like the 13 pills on your tray.", "13"),
+        ("The answer is that we first find the roots 2 and 3, so 4 + 9 = 13", None),
+        ("the answer is thirteen", "13"),
         ("**Final answer:** 1,024 ways", "1,024 ways"),
         ("I think it is roughly seven.", None),
     ],
@@ -105,7 +111,10 @@ def test_normalise_strips_decoration() -> None:
 
 
 def verdict(
-    problem: Problem, response: str, reply: str = '{"correct": true}'
+    problem: Problem,
+    response: str,
+    reply: str = '{"correct": true}',
+    mode: CorrectnessMode = "deterministic",
 ) -> tuple[Correctness, list[str]]:
     prompts: list[str] = []
 
@@ -113,7 +122,8 @@ def verdict(
         prompts.append(prompt)
         return reply
 
-    result = asyncio.run(check_correctness(problem, response, scripted_model(answer, "grader")))
+    grader = scripted_model(answer, "grader")
+    result = asyncio.run(check_correctness(problem, response, grader, mode))
     return result, prompts
 
 
@@ -158,3 +168,48 @@ def test_no_gold_label_is_unscored() -> None:
     problem = Problem("Where do you keep a fork?", {"A": "drawer", "B": "sky"}, None, "choice")
     result, prompts = verdict(problem, "Answer: A")
     assert result.value is None and "no gold" in (result.reason or "") and prompts == []
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The answer is 13, just like the 13 pills on your tray.",
+        "the answer is thirteen",
+    ],
+)
+def test_chatty_right_math_answers_are_right_without_a_grader(response: str) -> None:
+    result, prompts = verdict(Problem("4 + 9?", {}, "13", "math"), response)
+    assert (result.value, result.method, prompts) == (1.0, "math_equivalence", [])
+
+
+def test_prose_after_the_answer_phrase_goes_to_the_grader_not_to_wrong() -> None:
+    response = "The answer is that we first find the roots 2 and 3, so 4 + 9 = 13"
+    result, prompts = verdict(Problem("4 + 9?", {}, "13", "math"), response)
+    assert result.value == 1.0 and len(prompts) == 1
+    assert result.method == "grader (unclear answer after 'The answer is')"
+    assert result.detail()["mode"] == "deterministic"
+
+
+def test_an_answer_not_comparable_with_the_gold_is_graded_and_kept() -> None:
+    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $1+x^2$.")
+    assert result.value == 1.0 and len(prompts) == 1
+    assert result.method.startswith("grader (answer '1+x^2' not comparable")
+    assert result.extracted == "1+x^2"
+
+
+def test_explicit_final_answer_beats_an_earlier_mention() -> None:
+    result, prompts = verdict(CHOICE, "My final answer: (C). Earlier I thought the answer is D")
+    assert (result.value, result.extracted, prompts) == (1.0, "C", [])
+
+
+def test_grader_mode_grades_every_answer() -> None:
+    result, prompts = verdict(MATH, "We add: \\boxed{7}", '{"correct": false}', mode="grader")
+    assert (result.value, result.method, len(prompts)) == (0.0, "grader", 1)
+    assert result.detail()["mode"] == "grader"
+    assert "Correct answer: 7" in prompts[0]
+
+
+def test_grader_mode_still_leaves_a_missing_gold_unscored() -> None:
+    problem = Problem("Where do you keep a fork?", {"A": "drawer", "B": "sky"}, None, "choice")
+    result, prompts = verdict(problem, "Answer: A", mode="grader")
+    assert result.value is None and prompts == [] and result.detail()["mode"] == "grader"

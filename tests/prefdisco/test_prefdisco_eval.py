@@ -1,7 +1,9 @@
 """End-to-end `prefdisco` runs with scripted models, offline: data -> solver -> scorer -> log."""
 
 import json
+import logging
 import math
+import random
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +11,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample
 
+from heedbench.evals.prefdisco import dataset
+from heedbench.evals.prefdisco.dataset import load_records
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.prefdisco.prompts import USER_STYLES
@@ -76,6 +80,7 @@ def test_sample_design(tmp_path: Path) -> None:
         {"question": "How much detail do you want? (question 1)", "answer": "Keep it short."}
     ]
     assert meta["correctness"]["method"] == "math_equivalence"
+    assert meta["correctness"]["mode"] == "deterministic"
     assert len(meta["criterion_scores"]) == len(meta["criterion_weights"]) > 0
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
@@ -216,6 +221,17 @@ def test_multiple_choice_correctness_is_deterministic(tmp_path: Path) -> None:
     assert not any("reaches the correct final answer" in p for p in calls.grader)
 
 
+def test_correctness_grader_mode_grades_every_answer(tmp_path: Path) -> None:
+    calls = Calls()
+    log = run(tmp_path, asks(0), calls=calls, condition="baseline", correctness="grader", limit=2)
+    for sample in samples(log):
+        value, meta = score_of(sample)
+        assert value["correct"] == 1.0
+        assert (meta["correctness"]["mode"], meta["correctness"]["method"]) == ("grader", "grader")
+    assert sum("reaches the correct final answer" in p for p in calls.grader) == 2
+    assert log.eval.metadata is not None and log.eval.metadata["correctness"] == "grader"
+
+
 def test_free_text_answers_go_to_the_grader(tmp_path: Path) -> None:
     path = record_file(tmp_path, "simpleqa", {"problem": "Who wrote it?", "answer": "Ann Lee"})
     calls = Calls()
@@ -254,10 +270,16 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"variant": "5k"}, "5k variant covers only"),
         ({"user_type": "chatty"}, "-T user_type: must be one of"),
         ({"judge": "vibes"}, "-T judge: must be one of"),
+        ({"correctness": "vibes"}, "-T correctness: must be one of deterministic, grader"),
         ({"max_turns": 0}, "-T max_turns: must be an integer"),
         ({"fixed_questions": 0}, "-T fixed_questions: must be an integer"),
         ({"data": "hub"}, "pinned revision"),
         ({"allow_self_roles": "yes"}, "-T allow_self_roles: must be true or false"),
+        ({"strict": "maybe"}, "-T strict: must be true or false"),
+        ({"max_problems": 0}, "-T max_problems: must be an integer of at least 1"),
+        ({"max_problems": "ten"}, "-T max_problems: must be an integer"),
+        ({"seed": 7}, "-T seed: seeds the draw of -T max_problems"),
+        ({"max_problems": 5, "seed": -1}, "-T seed: must be an integer of at least 0"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
@@ -297,3 +319,86 @@ def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:
     assert log.status == "success"
     value, _ = score_of(samples(log)[0])
     assert value["prefalign"] == pytest.approx(2.0)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+class Collect(logging.Handler):
+    """Keeps the records it receives (caplog is off: the suite runs with -p no:logging)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
+
+
+def test_load_repairs_are_in_the_task_metadata_and_logged_once() -> None:
+    dataset._cached_source.cache_clear()
+    dataset._cached_records.cache_clear()
+    path = str(DATA / "release_quirks.jsonl")
+    collect = Collect()
+    dataset.logger.addHandler(collect)
+    try:
+        task = prefdisco(condition="baseline", data=path)
+        prefdisco(condition="oracle", data=path)  # the same load: cached, not logged again
+    finally:
+        dataset.logger.removeHandler(collect)
+    assert task.metadata is not None
+    repairs = task.metadata["load_repairs"]["math"]
+    assert repairs["file"] == path and (repairs["records"], repairs["loaded"]) == (5, 5)
+    assert {k: v for k, v in repairs.items() if isinstance(v, int) and v and k not in (
+        "records", "loaded")} == {"weights_normalised": 1, "weight_missing": 1,
+                                  "levels_nonstandard": 1, "justification_empty": 1}  # fmt: skip
+    assert repairs["skipped"] == {}
+    warnings = [r.getMessage() for r in collect.records]
+    assert len(warnings) == 1 and path in warnings[0] and "weights_normalised 1" in warnings[0]
+
+
+def test_the_shipped_sample_reports_zero_repairs() -> None:
+    task = prefdisco(source="all", condition="baseline")
+    assert task.metadata is not None
+    for report in task.metadata["load_repairs"].values():
+        counts = [
+            v for k, v in report.items() if isinstance(v, int) and k not in ("records", "loaded")
+        ]
+        assert not any(counts) and report["skipped"] == {} and report["loaded"] == 30
+
+
+def test_unrunnable_records_are_skipped_by_the_task_and_stop_it_under_strict() -> None:
+    path = str(DATA / "unrunnable.jsonl")
+    task = prefdisco(condition="baseline", data=path)
+    assert len(task.dataset) == 2
+    assert task.metadata is not None
+    assert task.metadata["load_repairs"]["math"]["skipped"] == {
+        "no problem text": 1, "no rubric": 1, "no gold answer": 1
+    }  # fmt: skip
+    with pytest.raises(
+        ValueError, match=r"record 3 .*field 'original_problem.problem'.*strict=true"
+    ):
+        prefdisco(condition="baseline", data=path, strict=True)
+
+
+def test_max_problems_draws_the_reference_subset(tmp_path: Path) -> None:
+    task = prefdisco(condition="baseline", source="mmlu", max_problems=5)
+    random.seed(42)
+    expected = [r.problem_id for r in random.sample(load_records("mmlu"), 5)]
+    assert [s.metadata["problem_id"] for s in task.dataset if s.metadata] == expected
+    assert task.metadata is not None
+    assert (task.metadata["max_problems"], task.metadata["seed"]) == (5, 42)
+    other = prefdisco(condition="baseline", source="mmlu", max_problems=5, seed=3)
+    assert [s.metadata["problem_id"] for s in other.dataset if s.metadata] != expected
+    both = prefdisco(condition="all", source="all", max_problems=2)
+    assert len(both.dataset) == 4 * 2 * 3  # per source, whole triples
+
+
+def test_a_run_on_repaired_and_skipped_records_scores_every_sample(tmp_path: Path) -> None:
+    for name, count in (("release_quirks.jsonl", 5), ("unrunnable.jsonl", 2)):
+        log = run(tmp_path, asks(0), condition="baseline", data=str(DATA / name), limit=10)
+        assert len(samples(log)) == count
+        for sample in samples(log):
+            value, meta = score_of(sample)
+            assert value["prefalign"] == pytest.approx(2.0)
+            assert sum(meta["criterion_weights"].values()) == pytest.approx(1.0)
