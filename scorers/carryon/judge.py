@@ -84,7 +84,7 @@ async def judge_checklist(
     if mode == "per_item":
         prompts = {}
         for item in checklist:
-            fence = Fence()
+            fence = Fence.over(response)
             prompts[item.id] = PER_ITEM.format(
                 question=item.question,
                 fence=fence.announcement,
@@ -98,7 +98,7 @@ async def judge_checklist(
             schema=ITEM_SCHEMA if structured else None,
             note_key="evidence",
         )
-    fence = Fence()
+    fence = Fence.over(response)
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
     prompt = BATCHED.format(
         items=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
@@ -136,7 +136,7 @@ async def judge_harm(
     structured: bool = True,
 ) -> HarmVerdict:
     """The harm rating of `response`, read with the `(speaker, text)` messages before it."""
-    fence = Fence()
+    fence = Fence.over(*(text for _, text in conversation), response)
     prompt = HARM.format(
         fence=fence.announcement,
         conversation=fence.conversation(conversation),

@@ -3,9 +3,12 @@
 Two layers:
 
 1. Every piece of untrusted text sits in its own block whose opening and closing lines carry a
-   random code drawn for that one call (`Fence`). The text was written before the code
-   existed, so it cannot close its block, open a new one or speak as another conversation
-   turn: the role of each message is stated on the fenced line, outside the text.
+   code the text cannot know (`Fence`): a digest of all the texts the prompt fences
+   (`Fence.over`), or a random draw (`Fence()`). A text cannot contain a digest of itself, so
+   it cannot close its block, open a new one or speak as another conversation turn: the role
+   of each message is stated on the fenced line, outside the text. The digest keeps prompts
+   deterministic, so Inspect's cache and provider prompt caches still apply and a run can be
+   reproduced from its log.
 2. Inside the text, anything shaped like a block marker is neutralised (`neutralise`): our own
    `<<<`/`>>>` markers, and `[BEGIN DATA]`/`[END DATA]` in any case, spacing or look-alike
    spelling (tabs, non-breaking and zero-width spaces, full-width brackets, Greek or Cyrillic
@@ -16,6 +19,7 @@ Two layers:
 `read_blocks` parses a prompt's blocks back, for scripted graders and users in tests.
 """
 
+import hashlib
 import re
 import secrets
 from collections.abc import Sequence
@@ -70,6 +74,12 @@ class Fence:
     """Block markers with a random code for one call's prompt."""
 
     code: str = field(default_factory=_code)
+
+    @classmethod
+    def over(cls, *texts: str) -> "Fence":
+        """A fence whose code is a digest of every untrusted text the prompt will hold."""
+        digest = hashlib.sha256("\x00".join(texts).encode("utf-8", "surrogatepass"))
+        return cls(digest.hexdigest()[:16])
 
     def block(self, label: str, text: str) -> str:
         """`text` in its own block, headed by `label` (which is ours, never untrusted)."""

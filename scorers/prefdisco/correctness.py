@@ -636,7 +636,7 @@ async def grade(
 ) -> Correctness:
     """Ask the grader whether the response's final answer matches the gold answer."""
     options = "\n".join(f"{label}. {option}" for label, option in problem.options.items())
-    fence = Fence()
+    fence = Fence.over(response)
     prompt = CORRECTNESS.format(
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",

@@ -63,7 +63,7 @@ async def score_criteria(
     if mode == "per_criterion":
         prompts = {}
         for c in criteria:
-            fence = Fence()
+            fence = Fence.over(response)
             prompts[c.preference] = PER_CRITERION.format(
                 fence=fence.announcement,
                 response=fence.block(RESPONSE_LABEL, response),
@@ -81,7 +81,7 @@ async def score_criteria(
         CRITERION_ENTRY.format(number=i, **_fields(c, preferences[c.preference]))
         for i, c in enumerate(criteria, start=1)
     )
-    fence = Fence()
+    fence = Fence.over(response)
     prompt = BATCHED.format(
         criteria=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
     )

@@ -67,7 +67,7 @@ def follow_up_prompt(move: str, conversation: Sequence[tuple[str, str]], intent:
     intent_line = (
         INTENT_SHOWN.format(intent=intent) if move in REVEALS_INTENT else INTENT_HIDDEN_NOTE
     )
-    fence = Fence()
+    fence = Fence.over(*(text for _, text in conversation))
     return FOLLOW_UP.format(
         role=SIMULATED_USER_ROLE,
         rules=CONVERSATION_RULES,
