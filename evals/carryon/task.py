@@ -91,8 +91,9 @@ def carryon(
         if not queries:
             raise ValueError(f"the data holds no queries of category {category!r}")
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
+    dataset = carryon_samples(queries, conditions, flows_per_query, seed, max_followups)
     return Task(
-        dataset=carryon_samples(queries, conditions, flows_per_query, seed, max_followups),
+        dataset=dataset,
         solver=carryon_solver(roles=roles, allow_self_roles=allow_self_roles),
         scorer=carryon_judge(
             judge=cast(BenUtilMode, judge),
@@ -107,5 +108,6 @@ def carryon(
             "judge": judge,
             "flows_per_query": flows_per_query,
             "failure_thresholds": vars(thresholds),
+            "dataset_ids": [sample.id for sample in dataset],
         },
     )

@@ -84,8 +84,9 @@ def choice(
     seed = params.integer("seed", seed)
     cache = params.flag("cache", cache)
     data = params.optional_text("data", data)
+    dataset = choice_dataset(data, n=n, seed=seed)
     return Task(
-        dataset=choice_dataset(data, n=n, seed=seed),
+        dataset=dataset,
         solver=choice_solver(
             method=method,
             template=chosen_template,
@@ -96,5 +97,10 @@ def choice(
         ),
         scorer=choice_alignment(p=p),
         version="1.0.0",
-        metadata={"family": "choice", "method": method, "template": chosen_template},
+        metadata={
+            "family": "choice",
+            "method": method,
+            "template": chosen_template,
+            "dataset_ids": [sample.id for sample in dataset],
+        },
     )

@@ -192,11 +192,12 @@ def prefdisco(
     draw_seed = DEFAULT_SEED if seed is None else seed
     index = record_index(**load)  # type: ignore[arg-type]
     records = select_records(index.values(), reports, max_problems, draw_seed)
+    dataset = MemoryDataset(
+        samples(records, conditions, user_type, prefix_source=len(sources) > 1),
+        name=f"prefdisco-{source}-{variant}",
+    )
     return Task(
-        dataset=MemoryDataset(
-            samples(records, conditions, user_type, prefix_source=len(sources) > 1),
-            name=f"prefdisco-{source}-{variant}",
-        ),
+        dataset=dataset,
         solver=prefdisco_solver(
             **load,  # type: ignore[arg-type]
             roles=roles,
@@ -215,6 +216,7 @@ def prefdisco(
         version="1.1.0",
         metadata={
             "family": "prefdisco",
+            "dataset_ids": [sample.id for sample in dataset],
             "conditions": list(conditions),
             "sources": list(sources),
             "variant": variant,

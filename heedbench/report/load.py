@@ -1,9 +1,13 @@
 """Find heedbench runs in log folders and read their samples with `inspect_ai.analysis`.
 
-A *run group* is one family × evaluated model × task parameters. By default only its newest
-successful run counts (re-runs replace earlier ones); with `all_runs` the samples of every
-successful run in the group are pooled. Logs of other suites are skipped and listed; failed,
-cancelled or unfinished runs are listed and kept out of every number.
+A *run group* is one family × evaluated model × task parameters. Identity works per sample:
+within a group, each sample (id × epoch) counts once, from the newest successful log that
+completed it (or, if every copy errored, the newest copy). So shards of one run (`--sample-id`
+lists, `--limit` ranges, several machines writing to one log folder) combine into one run, a
+re-run replaces what it re-ran, a sample held by two logs is counted once and flagged, and
+samples of the dataset that no log holds are listed as missing. With `all_runs` every
+successful log's samples are pooled instead. Logs of other suites are skipped and listed;
+failed, cancelled or unfinished logs are listed and kept out of every number.
 """
 
 import json
@@ -11,9 +15,9 @@ import math
 import os
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 from inspect_ai.analysis import (
@@ -36,6 +40,8 @@ _EXTRA_EVAL_COLUMNS = [
     EvalColumn("task_args_passed_json", path="eval.task_args_passed"),
     EvalColumn("stats_model_usage", path="stats.model_usage"),
     EvalColumn("stats_role_usage", path="stats.role_usage"),
+    EvalColumn("dataset_samples", path="eval.dataset.samples"),
+    EvalColumn("epochs", path="eval.config.epochs"),
 ]
 _EVAL_COLUMNS = EvalInfo + EvalTask + EvalModel + EvalResults + _EXTRA_EVAL_COLUMNS
 
@@ -65,6 +71,12 @@ class Run:
     written: float = 0.0
     """When the log file was last written (0 if unknown): breaks ties between runs created in
     the same second, which is as fine as a log's `created` time goes."""
+    dataset_size: int = 0
+    """Samples in the task's dataset times epochs: the denominator of every coverage count."""
+    dataset_ids: tuple[str, ...] = ()
+    """Every sample id of the dataset, when the task recorded them (heedbench tasks do)."""
+    counts: frozenset[tuple[str, int]] | None = None
+    """The (sample id, epoch) pairs this log contributes to its group (None: all of them)."""
 
     @property
     def order(self) -> tuple[datetime, float]:
@@ -82,6 +94,46 @@ class Run:
         return (self.family or "", self.model, json.dumps(self.args, sort_keys=True, default=str))
 
 
+SampleState = Literal["scored", "unscored", "errored"]
+SampleKey = tuple[str, int]
+
+
+@dataclass
+class Coverage:
+    """How much of a run group's dataset its logs hold, and in what state."""
+
+    family: str
+    model: str
+    settings: str
+    dataset_size: int
+    logs: int
+    states: dict[SampleKey, SampleState] = field(default_factory=dict)
+    duplicates: dict[SampleKey, int] = field(default_factory=dict)
+    """Samples held by more than one log: how many copies were left out."""
+    missing_ids: list[str] = field(default_factory=list)
+    """Dataset ids no log holds (known when the task recorded its ids)."""
+
+    def count(self, state: SampleState) -> int:
+        """Samples in one state."""
+        return sum(1 for value in self.states.values() if value == state)
+
+    @property
+    def missing(self) -> int:
+        """Samples of the dataset (× epochs) that no log holds."""
+        return max(self.dataset_size - len(self.states), 0)
+
+    def describe(self) -> str:
+        """`21/23 scored, 1 unscored, 1 errored` (plus missing and duplicates when any)."""
+        total = self.dataset_size or len(self.states)
+        parts = [f"{self.count('scored')}/{total} scored"]
+        parts += [f"{self.count(s)} {s}" for s in ("unscored", "errored") if self.count(s)]
+        if self.missing:
+            parts.append(f"{self.missing} missing")
+        if self.duplicates:
+            parts.append(f"{len(self.duplicates)} held by several logs, counted once")
+        return ", ".join(parts)
+
+
 @dataclass
 class Loaded:
     """Runs sorted into used, superseded, failed and foreign, plus unreadable files."""
@@ -91,10 +143,19 @@ class Loaded:
     failed: list[Run] = field(default_factory=list)
     foreign: list[Run] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    coverage: dict[tuple[str, str, str], Coverage] = field(default_factory=dict)
+    """Per run group (`Run.key`): what its logs hold."""
 
     def runs(self, family: str) -> list[Run]:
         """Used runs of one family."""
         return [run for run in self.used if run.family == family]
+
+    def coverage_of(self, model: str, run_args: str, family: str | None = None) -> Coverage:
+        """The coverage of the group a family table row names (by model and `run_args`)."""
+        for (group_family, group_model, args), coverage in self.coverage.items():
+            if (group_model, args) == (model, run_args) and family in (None, group_family):
+                return coverage
+        raise KeyError(f"no run group for {model} with {run_args}")
 
 
 def find_logs(paths: Sequence[str]) -> list[str]:
@@ -156,6 +217,7 @@ def _read_evals(logs: list[str]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
 
 def _run(row: pd.Series) -> Run:
     metadata = _json(row.get("task_metadata"), {}) or {}
+    epochs = _json(row.get("epochs"), 1)
     task = str(row["task_name"])
     error = row.get("error_message")
     return Run(
@@ -174,6 +236,9 @@ def _run(row: pd.Series) -> Run:
         role_usage=_json(row.get("stats_role_usage"), {}) or {},
         error=None if error is None or pd.isna(error) else str(error),
         written=_written(str(row["log"])),
+        dataset_size=int(_number(row.get("dataset_samples")) or 0)
+        * int(epochs if isinstance(epochs, int) and epochs > 0 else 1),
+        dataset_ids=tuple(str(i) for i in metadata.get("dataset_ids") or ()),
     )
 
 
@@ -192,7 +257,7 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
     logs = find_logs(paths)
     frame, unreadable = _read_evals(logs)
     loaded = Loaded(unreadable=unreadable)
-    newest: dict[tuple[str, str, str], list[Run]] = {}
+    groups: dict[tuple[str, str, str], list[Run]] = {}
     for _, row in frame.iterrows():
         run = _run(row)
         if run.family is None:
@@ -200,16 +265,89 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
         elif run.status != "success":
             loaded.failed.append(run)
         else:
-            newest.setdefault(run.key, []).append(run)
-    for group in newest.values():
+            groups.setdefault(run.key, []).append(run)
+    states = _sample_states([run for group in groups.values() for run in group])
+    for key, group in groups.items():
         group.sort(key=lambda run: run.order, reverse=True)
-        if all_runs:
-            loaded.used.extend(group)
-        else:
-            loaded.used.append(group[0])
-            loaded.superseded.extend(group[1:])
+        used, superseded, coverage = _count_once(group, states, all_runs)
+        loaded.used.extend(used)
+        loaded.superseded.extend(superseded)
+        loaded.coverage[key] = coverage
     loaded.used.sort(key=lambda run: (run.family or "", run.model, run.order))
     return loaded
+
+
+def _count_once(
+    group: list[Run], states: dict[str, dict[SampleKey, SampleState]], all_runs: bool
+) -> tuple[list[Run], list[Run], Coverage]:
+    """Which log's copy of each sample counts (newest completed first); the group's coverage."""
+    newest = group[0]
+    coverage = Coverage(
+        family=newest.family or "",
+        model=newest.model,
+        settings=newest.settings(),
+        dataset_size=max(run.dataset_size for run in group),
+        logs=len(group),
+    )
+    owner: dict[SampleKey, str] = {}
+    copies: dict[SampleKey, int] = {}
+    for rank in ("completed", "errored"):  # a completed copy beats any errored one
+        for run in group:
+            for sample, state in states.get(run.eval_id, {}).items():
+                copies[sample] = copies.get(sample, 0) + (rank == "completed")
+                if sample in owner or (state == "errored") != (rank == "errored"):
+                    continue
+                owner[sample] = run.eval_id
+                coverage.states[sample] = state
+    coverage.duplicates = {sample: n - 1 for sample, n in copies.items() if n > 1}
+    held = {sample_id for sample_id, _ in coverage.states}
+    coverage.missing_ids = [i for i in newest.dataset_ids if i not in held]
+    if all_runs:
+        return list(group), [], coverage
+    used: list[Run] = []
+    superseded: list[Run] = []
+    for run in group:
+        mine = frozenset(sample for sample, eval_id in owner.items() if eval_id == run.eval_id)
+        (used if mine else superseded).append(replace(run, counts=mine))
+    return used, superseded, coverage
+
+
+def _state(error: Any, score: Any) -> SampleState:
+    """Errored, unscored (no score, or `Score.unscored`'s NaN) or scored (even partly)."""
+    if isinstance(error, str) and error:
+        return "errored"
+    value = (_json(score, {}) or {}).get("value")
+    numbers = list(value.values()) if isinstance(value, dict) else [value]
+    if all(_number(number) != _number(number) for number in numbers):  # all NaN / missing
+        return "unscored"
+    return "scored"
+
+
+def _sample_states(runs: Sequence[Run]) -> dict[str, dict[SampleKey, SampleState]]:
+    """Eval id → (sample id, epoch) → scored / unscored / errored, from the sample summaries."""
+    if not runs:
+        return {}
+    columns = [
+        SampleColumn("id", path="id", required=True, type=str),
+        SampleColumn("epoch", path="epoch", required=True),
+        SampleColumn("sample_error", path="error", default=""),
+        SampleColumn("first_score", path=_first_score),
+    ]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The inplace keyword")
+        frame = samples_df([run.log for run in runs], columns=columns, quiet=True)
+    states: dict[str, dict[SampleKey, SampleState]] = {}
+    for _, row in frame.iterrows():
+        key = (str(row["id"]), int(row["epoch"]))
+        states.setdefault(str(row["eval_id"]), {})[key] = _state(
+            row.get("sample_error"), row.get("first_score")
+        )
+    return states
+
+
+def _first_score(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
+    first = next(iter((sample.scores or {}).values()), None)
+    return {"value": None if first is None else first.value}
 
 
 def _scores(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
@@ -256,6 +394,8 @@ def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.Dat
         if row.get("sample_error"):
             continue
         run = by_id[str(row["eval_id"])]
+        if run.counts is not None and (str(row["id"]), int(row["epoch"])) not in run.counts:
+            continue  # a newer log of the same run group holds this sample
         record: dict[str, Any] = {
             "eval_id": run.eval_id,
             "model": run.model,

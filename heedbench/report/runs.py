@@ -1,7 +1,10 @@
-"""The inventory section: which logs were used, and which were left out and why."""
+"""The inventory section: each run group's coverage, and every log with how it was used."""
 
-from heedbench.report.document import Section, Table
-from heedbench.report.load import Loaded, Run
+from heedbench.report.document import Section, Table, short_model
+from heedbench.report.load import Coverage, Loaded, Run
+
+MISSING_SHOWN = 8
+"""Missing sample ids listed per run group (the count is always given)."""
 
 
 def _row(run: Run, why: str) -> list[str]:
@@ -15,8 +18,48 @@ def _row(run: Run, why: str) -> list[str]:
     ]
 
 
+def _missing(coverage: Coverage) -> str:
+    if not coverage.missing:
+        return ""
+    if not coverage.missing_ids:
+        return f"{coverage.missing} (ids not recorded)"
+    shown = ", ".join(coverage.missing_ids[:MISSING_SHOWN])
+    more = len(coverage.missing_ids) - MISSING_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def coverage_table(loaded: Loaded) -> Table:
+    """One row per run group: how much of its dataset its logs hold, and in what state."""
+    table = Table(
+        caption="Runs (a run group is one task × model × parameters; its logs combine)",
+        columns=[
+            "task", "model", "parameters", "logs", "dataset", "scored", "unscored",
+            "errored", "missing", "counted once",
+        ],
+        rows=[],
+        note="dataset = samples × epochs; scored + unscored + errored + missing = dataset. A "
+        "sample held by several logs counts once, from the newest log that completed it.",
+    )  # fmt: skip
+    for (family, _, _), coverage in sorted(loaded.coverage.items()):
+        table.rows.append(
+            [
+                family,
+                short_model(coverage.model),
+                coverage.settings,
+                str(coverage.logs),
+                str(coverage.dataset_size),
+                str(coverage.count("scored")),
+                str(coverage.count("unscored")),
+                str(coverage.count("errored")),
+                _missing(coverage) or "0",
+                str(len(coverage.duplicates)),
+            ]
+        )
+    return table
+
+
 def runs_section(loaded: Loaded, all_runs: bool) -> Section:
-    """Every log found, with how the report treated it."""
+    """Every run group and every log found, with how the report treated them."""
     table = Table(
         caption="Logs read",
         columns=["task", "model", "parameters", "created", "used?", "log"],
@@ -24,9 +67,10 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
     )
     for run in loaded.used:
         roles = ", ".join(f"{role}={model}" for role, model in sorted(run.model_roles.items()))
-        table.rows.append(_row(run, "used" + (f" (roles: {roles})" if roles else "")))
+        counted = "" if run.counts is None else f" ({len(run.counts)} samples)"
+        table.rows.append(_row(run, "used" + counted + (f" (roles: {roles})" if roles else "")))
     for run in loaded.superseded:
-        table.rows.append(_row(run, "no: a newer successful run with the same parameters"))
+        table.rows.append(_row(run, "no: newer logs of the same run hold all its samples"))
     for run in loaded.failed:
         reason = f"no: run {run.status}" + (f" ({run.error.splitlines()[0]})" if run.error else "")
         table.rows.append(_row(run, reason))
@@ -35,17 +79,28 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
     for log, error in loaded.unreadable:
         table.rows.append(["?", "?", "?", "?", f"no: unreadable ({error})", log])
     policy = (
-        "all successful runs of a task × model × parameters are pooled"
+        "all successful logs of a task × model × parameters are pooled, samples and all"
         if all_runs
-        else "only the newest successful run of each task × model × parameters is used "
-        "(`--all-runs` pools them all)"
+        else "within a task × model × parameters, each sample counts once, from the newest "
+        "successful log that completed it: shards combine, re-runs replace "
+        "(`--all-runs` pools every log instead)"
     )
-    section = Section(title="Runs", intro=f"{policy.capitalize()}.", tables=[table])
+    section = Section(
+        title="Runs",
+        intro=f"{policy[0].upper()}{policy[1:]}.",
+        tables=[coverage_table(loaded), table],
+    )
     section.summary.append(
         f"logs: {len(loaded.used)} used, {len(loaded.superseded)} superseded, "
         f"{len(loaded.failed)} failed or cancelled, {len(loaded.foreign)} from other suites, "
         f"{len(loaded.unreadable)} unreadable"
     )
+    for (family, _, _), coverage in sorted(loaded.coverage.items()):
+        section.summary.append(
+            f"  {family} {short_model(coverage.model)} [{coverage.settings}]: {coverage.describe()}"
+        )
+        if coverage.missing_ids:
+            section.summary.append(f"    missing: {_missing(coverage)}")
     for run in loaded.failed:
         section.summary.append(
             f"  excluded: {run.task} {run.model} — run {run.status} ({run.log.rsplit('/', 1)[-1]})"

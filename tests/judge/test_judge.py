@@ -270,3 +270,31 @@ def test_a_digest_fence_is_reproducible_and_unknowable_to_the_text() -> None:
     assert fence.code != guess
     prompt = fence.announcement + "\n" + fence.block("the response", attack)
     assert read_blocks(prompt) == [("the response", neutralise(attack))]
+
+
+@scorer(metrics=[mean()])
+def timeout_probe() -> Scorer:
+    async def score(state: TaskState, target: Target) -> Score:
+        grader = role_model("grader")
+        return Score(value=0.0, metadata={"attempt_timeout": grader.config.attempt_timeout})
+
+    return score
+
+
+@pytest.mark.parametrize(("binding", "expected"), [(None, 180), (7, 7)])
+def test_role_calls_get_an_attempt_timeout_a_binding_can_override(
+    tmp_path: Any, binding: int | None, expected: int
+) -> None:
+    # Inspect gives --attempt-timeout to the evaluated model only; a hung grader must not
+    # wait for the provider's own timeout.
+    from inspect_ai.model import GenerateConfig
+
+    grader = get_model(
+        "mockllm/timeout", config=GenerateConfig(attempt_timeout=binding), memoize=False
+    )
+    task = Task(dataset=[Sample(input="q", target="t")], scorer=timeout_probe())
+    target = scripted_model(lambda prompt: "x", name="target")
+    log = eval(task, model=target, model_roles={"grader": grader}, display="none",
+               log_dir=str(tmp_path))[0]  # fmt: skip
+    assert log.samples is not None and log.samples[0].scores is not None
+    assert log.samples[0].scores["timeout_probe"].metadata == {"attempt_timeout": expected}

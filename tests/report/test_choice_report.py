@@ -61,4 +61,4 @@ def test_newest_run_wins_and_older_runs_are_listed(report: Report) -> None:
     # the superseded run answered like the oracle (SPO 1); the newest is noisy
     assert noisy.estimates["spo"].value < 1.0
     assert len(loaded.superseded) == 2
-    assert (out / "report.md").read_text().count("no: a newer successful run") == 2
+    assert (out / "report.md").read_text().count("no: newer logs of the same run hold") == 2
