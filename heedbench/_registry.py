@@ -2,7 +2,15 @@
 
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
+from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judge_check
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.models.chance import ChanceModelAPI
 
-__all__ = ["ChanceModelAPI", "carryon", "choice", "prefdisco"]
+__all__ = [
+    "ChanceModelAPI",
+    "carryon",
+    "carryon_judge_check",
+    "choice",
+    "prefdisco",
+    "prefdisco_judge_check",
+]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from inspect_ai.model import Model
+from inspect_ai.model import GenerateConfig, Model
 
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.jsonparse import get_key
@@ -78,9 +78,15 @@ async def judge_checklist(
     checklist: Sequence[ChecklistItem],
     response: str,
     mode: BenUtilMode = "per_item",
+    *,
     structured: bool = True,
+    config: GenerateConfig | None = None,
 ) -> RubricJudgement[bool]:
-    """Which checklist items `response` fulfils, by the grader: item id → fulfilled."""
+    """Which checklist items `response` fulfils, by the grader: item id → fulfilled.
+
+    `config` adds generation settings to each call (the judge check passes the benchmark's
+    grader settings to the model under test); the scorer's grader carries its own.
+    """
     if mode == "per_item":
         prompts = {}
         for item in checklist:
@@ -97,6 +103,7 @@ async def judge_checklist(
             keys=("fulfilled",),
             schema=ITEM_SCHEMA if structured else None,
             note_key="evidence",
+            config=config,
         )
     fence = Fence.over(response)
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
@@ -111,6 +118,7 @@ async def judge_checklist(
         read_bool,
         schema=batched_schema(len(checklist)) if structured else None,
         note_key="evidence",
+        config=config,
     )
 
 
@@ -133,7 +141,9 @@ async def judge_harm(
     grader: Model,
     conversation: Sequence[tuple[str, str]],
     response: str,
+    *,
     structured: bool = True,
+    config: GenerateConfig | None = None,
 ) -> HarmVerdict:
     """The harm rating of `response`, read with the `(speaker, text)` messages before it."""
     fence = Fence.over(*(text for _, text in conversation), response)
@@ -143,7 +153,12 @@ async def judge_harm(
         response=fence.block("the latest assistant response", response),
     )
     result = await judge(
-        grader, prompt, read_harm, keys=("harm",), schema=HARM_SCHEMA if structured else None
+        grader,
+        prompt,
+        read_harm,
+        keys=("harm",),
+        schema=HARM_SCHEMA if structured else None,
+        config=config,
     )
     reason = get_key(result.verdict, "reason") if result.ok else None
     return HarmVerdict(

@@ -43,8 +43,8 @@ async def _judge_turn(
         return None, HarmVerdict(EMPTY_HARM, "empty response: nothing to rate")
     context = conversation_messages(history, then_user=turn.user)
     checklist_result, harm = await collect(
-        judge_checklist(grader, checklist, turn.response, mode, structured),
-        judge_harm(grader, context, turn.response, structured),
+        judge_checklist(grader, checklist, turn.response, mode, structured=structured),
+        judge_harm(grader, context, turn.response, structured=structured),
     )
     return cast(RubricJudgement[bool], checklist_result), cast(HarmVerdict, harm)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from inspect_ai.model import Model, ResponseSchema
+from inspect_ai.model import GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import collect
 
 from heedbench.jsonparse import get_key
@@ -48,6 +48,7 @@ async def judge_each(
     keys: Sequence[str],
     schema: ResponseSchema | None = None,
     note_key: str | None = None,
+    config: GenerateConfig | None = None,
 ) -> RubricJudgement[T]:
     """One concurrent judge call per key; `read` turns a verdict object into the value.
 
@@ -56,7 +57,10 @@ async def judge_each(
     """
     names = list(prompts)
     results = await collect(
-        *(judge(grader, prompts[name], read, keys=keys, schema=schema) for name in names)
+        *(
+            judge(grader, prompts[name], read, keys=keys, schema=schema, config=config)
+            for name in names
+        )
     )
     pairs = list(zip(names, results, strict=True))
     return RubricJudgement(
@@ -79,6 +83,7 @@ async def judge_table(
     *,
     schema: ResponseSchema | None = None,
     note_key: str | None = None,
+    config: GenerateConfig | None = None,
 ) -> RubricJudgement[T]:
     """One judge call whose verdict holds `table`: {"1": value, ..., "n": value} for the keys."""
 
@@ -91,7 +96,7 @@ async def judge_table(
             for number, key in enumerate(keys, start=1)
         }
 
-    result = await judge(grader, prompt, read_all, keys=(table,), schema=schema)
+    result = await judge(grader, prompt, read_all, keys=(table,), schema=schema, config=config)
     if result.value is None:
         reason = result.reason or "unreadable judgement"
         return RubricJudgement(

@@ -8,7 +8,7 @@ never scores readably stays None, and the sample's PrefAlign is then unscored.
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from inspect_ai.model import Model
+from inspect_ai.model import GenerateConfig, Model
 
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.jsonparse import get_key
@@ -58,6 +58,7 @@ async def score_criteria(
     *,
     mode: JudgeMode = "batched",
     structured: bool = True,
+    config: GenerateConfig | None = None,
 ) -> RubricJudgement[int]:
     """Grade `response` on every criterion with the grader: criterion name → score 1–5."""
     if mode == "per_criterion":
@@ -76,6 +77,7 @@ async def score_criteria(
             keys=("score",),
             schema=CRITERION_SCHEMA if structured else None,
             note_key="justification",
+            config=config,
         )
     listing = "\n\n".join(
         CRITERION_ENTRY.format(number=i, **_fields(c, preferences[c.preference]))
@@ -93,4 +95,5 @@ async def score_criteria(
         read_scale,
         schema=batched_schema(len(criteria)) if structured else None,
         note_key="justification",
+        config=config,
     )

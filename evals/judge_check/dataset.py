@@ -1,0 +1,208 @@
+"""The judge-check case sets: responses with gold verdicts, read into samples.
+
+Three files under `datasets/judge_check/` (schema and labelling guide in its README): Ben-Util
+item verdicts and harm ratings for `carryon`, PrefAlign criterion scores for `prefdisco`. Every
+record is checked before any model is called; errors name file, record and field.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
+from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.jsonl import jsonl_records, reject_duplicates
+from heedbench.paths import shipped_data_dir
+
+CHECKLIST_FILE = "carryon_checklist.jsonl"
+HARM_FILE = "carryon_harm.jsonl"
+RUBRIC_FILE = "prefdisco_rubric.jsonl"
+ATTACKS = (
+    "addresses_grader",
+    "pre_approval",
+    "fake_delimiter",
+    "lookalike_delimiter",
+    "fake_verdict_json",
+    "language_switch",
+)
+
+
+class JudgeCheckDataError(ValueError):
+    """A case breaks the judge-check schema; the message names file, record and field."""
+
+
+def _text(record: Mapping[str, Any], field: str, where: str) -> str:
+    value = record.get(field)
+    if not isinstance(value, str) or not value.strip():
+        raise JudgeCheckDataError(f"{where}, field '{field}': must be a non-empty string")
+    return value
+
+
+def _scale(value: Any, field: str, where: str) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        raise JudgeCheckDataError(f"{where}, field '{field}': must be an integer 1-5")
+    return value
+
+
+def _one_of(record: Mapping[str, Any], field: str, allowed: Iterable[str], where: str) -> str:
+    value = _text(record, field, where)
+    choices = tuple(allowed)
+    if value not in choices:
+        raise JudgeCheckDataError(f"{where}, field '{field}': must be one of {', '.join(choices)}")
+    return value
+
+
+def _attack(record: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """The adversarial fields: attack family and the verdict the injection asks for."""
+    attack = record.get("attack")
+    target = record.get("injection_target")
+    if attack is None:
+        if target is not None:
+            raise JudgeCheckDataError(f"{where}, field 'injection_target': set without an attack")
+        return {"attack": None, "adversarial": False, "injection_target": None}
+    if attack not in ATTACKS:
+        raise JudgeCheckDataError(f"{where}, field 'attack': must be one of {', '.join(ATTACKS)}")
+    if not isinstance(target, Mapping) or len(target) != 1:
+        raise JudgeCheckDataError(f"{where}, field 'injection_target': must be one verdict")
+    return {"attack": attack, "adversarial": True, "injection_target": dict(target)}
+
+
+def _checklist(record: Mapping[str, Any], where: str) -> Sample:
+    category = _one_of(record, "category", SAFETY_CATEGORIES, where)
+    items = record.get("items")
+    if not isinstance(items, list) or not items:
+        raise JudgeCheckDataError(f"{where}, field 'items': must be a non-empty list")
+    gold = []
+    for index, item in enumerate(items):
+        item_where = f"{where}, field 'items'[{index}]"
+        if not isinstance(item, Mapping) or not isinstance(item.get("fulfilled"), bool):
+            raise JudgeCheckDataError(f"{item_where}: needs a boolean 'fulfilled'")
+        gold.append(
+            {
+                "id": _text(item, "id", item_where),
+                "question": _text(item, "question", item_where),
+                "category": _one_of(item, "category", INFORMATION_CATEGORIES, item_where),
+                "fulfilled": item["fulfilled"],
+            }
+        )
+    return Sample(
+        id=_text(record, "id", where),
+        input=_text(record, "response", where),
+        metadata={
+            "part": "checklist",
+            "category": category,
+            "kind": _text(record, "kind", where),
+            "items": gold,
+            **_attack(record, where),
+        },
+    )
+
+
+def _harm(record: Mapping[str, Any], where: str) -> Sample:
+    category = _one_of(record, "category", SAFETY_CATEGORIES, where)
+    conversation = record.get("conversation")
+    if not isinstance(conversation, list) or not conversation:
+        raise JudgeCheckDataError(f"{where}, field 'conversation': must be a non-empty list")
+    messages = []
+    for index, message in enumerate(conversation):
+        message_where = f"{where}, field 'conversation'[{index}]"
+        if not isinstance(message, Mapping):
+            raise JudgeCheckDataError(f"{message_where}: must be an object")
+        role = _one_of(message, "role", ("user", "assistant"), message_where)
+        messages.append((role, _text(message, "content", message_where)))
+    if messages[-1][0] != "user":
+        raise JudgeCheckDataError(f"{where}, field 'conversation': must end with the user")
+    return Sample(
+        id=_text(record, "id", where),
+        input=_text(record, "response", where),
+        metadata={
+            "part": "harm",
+            "category": category,
+            "kind": _text(record, "kind", where),
+            "conversation": messages,
+            "harm": _scale(record.get("harm"), "harm", where),
+            **_attack(record, where),
+        },
+    )
+
+
+def _rubric(record: Mapping[str, Any], where: str) -> Sample:
+    source = _one_of(record, "source", SOURCES, where)
+    criteria = record.get("criteria")
+    if not isinstance(criteria, list) or not criteria:
+        raise JudgeCheckDataError(f"{where}, field 'criteria': must be a non-empty list")
+    gold = []
+    for index, criterion in enumerate(criteria):
+        c_where = f"{where}, field 'criteria'[{index}]"
+        if not isinstance(criterion, Mapping):
+            raise JudgeCheckDataError(f"{c_where}: must be an object")
+        levels = criterion.get("levels")
+        if not isinstance(levels, Mapping) or not levels:
+            raise JudgeCheckDataError(f"{c_where}, field 'levels': must map scores to texts")
+        gold.append(
+            {
+                "preference": _text(criterion, "preference", c_where),
+                "description": _text(criterion, "description", c_where),
+                "levels": {
+                    _scale(score, "levels", c_where): _text(levels, score, f"{c_where}.levels")
+                    for score in levels
+                },
+                "value": str(criterion.get("value", "")),
+                "justification": str(criterion.get("justification") or ""),
+                "score": _scale(criterion.get("score"), "score", c_where),
+            }
+        )
+    return Sample(
+        id=_text(record, "id", where),
+        input=_text(record, "response", where),
+        metadata={
+            "part": "rubric",
+            "source": source,
+            "kind": _text(record, "kind", where),
+            "task": _text(record, "task", where),
+            "criteria": gold,
+            **_attack(record, where),
+        },
+    )
+
+
+def _load(path: Path, parse: Callable[[Mapping[str, Any], str], Sample]) -> list[Sample]:
+    def samples() -> Iterable[tuple[str, Sample]]:
+        for _, where, record in jsonl_records(path, JudgeCheckDataError):
+            if not isinstance(record, Mapping):
+                raise JudgeCheckDataError(f"{where}: a record must be a JSON object")
+            yield where, parse(record, where)
+
+    return reject_duplicates(
+        samples(),
+        key=lambda sample: str(sample.id),
+        duplicate=lambda where, key, first: JudgeCheckDataError(
+            f"{where}, field 'id': duplicate id {key!r} (first at {first})"
+        ),
+    )
+
+
+def _folder(data: str | None) -> Path:
+    return shipped_data_dir("judge_check") if data is None else Path(data)
+
+
+def carryon_cases(data: str | None = None, part: str = "all") -> MemoryDataset:
+    """The carryon cases: `checklist`, `harm` or `all` (data: a folder in the shipped layout)."""
+    folder = _folder(data)
+    samples: list[Sample] = []
+    if part in ("all", "checklist"):
+        samples += _load(folder / CHECKLIST_FILE, _checklist)
+    if part in ("all", "harm"):
+        samples += _load(folder / HARM_FILE, _harm)
+    return MemoryDataset(samples, name=f"carryon_judge_check-{part}", location=str(folder))
+
+
+def prefdisco_cases(data: str | None = None) -> MemoryDataset:
+    """The PrefAlign cases (data: a folder holding `prefdisco_rubric.jsonl`)."""
+    folder = _folder(data)
+    samples = _load(folder / RUBRIC_FILE, _rubric)
+    return MemoryDataset(samples, name="prefdisco_judge_check", location=str(folder))

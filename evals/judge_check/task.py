@@ -1,0 +1,110 @@
+"""`heedbench/carryon_judge_check` and `heedbench/prefdisco_judge_check`: test a grader first.
+
+The grader under test is the evaluated model (`--model`). It judges a fixed, shipped set of
+responses with gold labels (`datasets/judge_check/`), with the same judges, prompts and
+settings the benchmark uses, and the run reports how far it agrees with the gold, how it
+fares on responses that try to manipulate it, and (with `--epochs 3`) how consistent it is.
+"""
+
+from collections.abc import Callable
+from typing import cast
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import MemoryDataset
+
+from heedbench import params
+from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
+from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
+from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
+from heedbench.solvers.judge_check import judge_check_solver
+from heedbench.solvers.judge_check.solver import CheckMode
+from heedbench.solvers.prefdisco.solver import GRADER_CONFIG as PREFDISCO_GRADER
+
+SUBSETS = ("all", "adversarial", "clean")
+PARTS = ("all", "checklist", "harm")
+
+
+def _subset(dataset: MemoryDataset, subset: str) -> MemoryDataset:
+    keep: Callable[[bool], bool] = {
+        "all": lambda adversarial: True,
+        "adversarial": lambda adversarial: adversarial,
+        "clean": lambda adversarial: not adversarial,
+    }[subset]
+    samples = [s for s in dataset if keep(bool((s.metadata or {}).get("adversarial")))]
+    return MemoryDataset(samples, name=f"{dataset.name}-{subset}", location=dataset.location)
+
+
+@task
+def carryon_judge_check(
+    *,
+    part: str = "all",
+    judge: str = "per_item",
+    subset: str = "all",
+    structured_verdicts: bool = True,
+    data: str | None = None,
+) -> Task:
+    """Is this grader good enough for carryon? Ben-Util items and harm ratings against gold.
+
+    Args:
+        part: checklist (Ben-Util item verdicts), harm (1-5 ratings) or all.
+        judge: per_item (the benchmark's default), batched, or both (judges every case both
+            ways and reports how far the two modes agree).
+        subset: all cases, only the adversarial ones, or only the clean ones.
+        structured_verdicts: ask for structured output, as the benchmark does by default.
+        data: a folder with your own carryon_checklist.jsonl / carryon_harm.jsonl.
+    """
+    params.one_of("part", part, PARTS)
+    params.one_of("judge", judge, ("per_item", "batched", "both"))
+    params.one_of("subset", subset, SUBSETS)
+    structured = params.flag("structured_verdicts", structured_verdicts)
+    dataset = _subset(carryon_cases(params.optional_text("data", data), part), subset)
+    return Task(
+        dataset=dataset,
+        solver=judge_check_solver(
+            mode=cast(CheckMode, judge), structured=structured, config=CARRYON_GRADER
+        ),
+        scorer=judge_check_scorer(),
+        epochs=Epochs(1, judge_check_epochs()),
+        version="1.0.0",
+        metadata={
+            "family": "carryon_judge_check",
+            "dataset_ids": [sample.id for sample in dataset],
+        },
+    )
+
+
+@task
+def prefdisco_judge_check(
+    *,
+    judge: str = "per_criterion",
+    subset: str = "all",
+    structured_verdicts: bool = True,
+    data: str | None = None,
+) -> Task:
+    """Is this grader good enough for prefdisco? PrefAlign criterion scores against gold.
+
+    Args:
+        judge: per_criterion (one call per criterion), batched, or both (judges every case
+            both ways and reports how far the two modes agree).
+        subset: all cases, only the adversarial ones, or only the clean ones.
+        structured_verdicts: ask for structured output, as the benchmark does by default.
+        data: a folder with your own prefdisco_rubric.jsonl.
+    """
+    params.one_of("judge", judge, ("per_criterion", "batched", "both"))
+    params.one_of("subset", subset, SUBSETS)
+    structured = params.flag("structured_verdicts", structured_verdicts)
+    dataset = _subset(prefdisco_cases(params.optional_text("data", data)), subset)
+    mode = "per_item" if judge == "per_criterion" else judge
+    return Task(
+        dataset=dataset,
+        solver=judge_check_solver(
+            mode=cast(CheckMode, mode), structured=structured, config=PREFDISCO_GRADER
+        ),
+        scorer=judge_check_scorer(),
+        epochs=Epochs(1, judge_check_epochs()),
+        version="1.0.0",
+        metadata={
+            "family": "prefdisco_judge_check",
+            "dataset_ids": [sample.id for sample in dataset],
+        },
+    )

@@ -1,0 +1,167 @@
+"""Run the benchmark's own judges, with the evaluated model as the grader, on one case.
+
+The evaluated model (`--model`) is the grader under test. Each case is judged exactly as the
+benchmark judges a response — the same prompts, fences, structured-output schemas, retries
+and grader settings — so what the check measures is the grader as the benchmark uses it.
+With `judge=both` the items (criteria) are judged in both modes, so the cheap batched mode
+can be compared with the paper-faithful one on the same cases.
+"""
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from inspect_ai.model import GenerateConfig, Model, get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import StoreModel, collect
+from pydantic import Field
+
+from heedbench.evals.carryon.dataset import ChecklistItem
+from heedbench.evals.prefdisco.dataset import Criterion
+from heedbench.scorers.carryon.judge import judge_checklist, judge_harm
+from heedbench.scorers.judge import RubricJudgement
+from heedbench.scorers.prefdisco.judge import score_criteria
+
+CheckMode = Literal["per_item", "batched", "both"]
+"""How each case's items are judged; prefdisco calls per_item `per_criterion`."""
+
+
+class JudgeCheckRun(StoreModel):
+    """The verdicts on one case, one entry per judged unit (item, harm rating, criterion)."""
+
+    units: list[dict[str, Any]] = Field(default_factory=list)
+    completed: bool = False
+
+
+def _modes(mode: CheckMode) -> tuple[str, ...]:
+    return ("per_item", "batched") if mode == "both" else (mode,)
+
+
+def _target(metadata: Mapping[str, Any]) -> int | None:
+    target = metadata.get("injection_target")
+    if not target:
+        return None
+    value = next(iter(target.values()))
+    return int(value) if isinstance(value, bool | int) else None
+
+
+def _unit(
+    name: str, gold: int, judgements: Sequence[RubricJudgement[Any]], key: str
+) -> dict[str, Any]:
+    first = judgements[0]
+    verdict = first.values.get(key)
+    unit: dict[str, Any] = {
+        "unit": name,
+        "gold": gold,
+        "pred": None if verdict is None else int(verdict),
+        "failure": first.failures.get(key),
+    }
+    if len(judgements) > 1:
+        other = judgements[1].values.get(key)
+        unit["pred_batched"] = None if other is None else int(other)
+    return unit
+
+
+async def _checklist(
+    grader: Model, state: TaskState, mode: CheckMode, structured: bool, config: GenerateConfig
+) -> list[dict[str, Any]]:
+    gold = state.metadata["items"]
+    items = [ChecklistItem(item["id"], item["question"], item["category"]) for item in gold]
+    judgements = await collect(
+        *(
+            judge_checklist(
+                grader,
+                items,
+                state.input_text,
+                m,  # type: ignore[arg-type]
+                structured=structured,
+                config=config,
+            )
+            for m in _modes(mode)
+        )
+    )
+    return [_unit(item["id"], int(item["fulfilled"]), judgements, item["id"]) for item in gold]
+
+
+async def _harm(
+    grader: Model, state: TaskState, structured: bool, config: GenerateConfig
+) -> list[dict[str, Any]]:
+    conversation = [(str(role), str(text)) for role, text in state.metadata["conversation"]]
+    verdict = await judge_harm(
+        grader, conversation, state.input_text, structured=structured, config=config
+    )
+    return [
+        {
+            "unit": str(state.sample_id),
+            "gold": int(state.metadata["harm"]),
+            "pred": verdict.harm,
+            "failure": verdict.failure,
+            "reason": verdict.reason,
+        }
+    ]
+
+
+async def _rubric(
+    grader: Model, state: TaskState, mode: CheckMode, structured: bool, config: GenerateConfig
+) -> list[dict[str, Any]]:
+    gold = state.metadata["criteria"]
+    criteria = tuple(
+        Criterion(
+            preference=c["preference"],
+            description=c["description"],
+            weight=1 / len(gold),
+            levels={int(score): text for score, text in c["levels"].items()},
+        )
+        for c in gold
+    )
+    preferences = {
+        c["preference"]: {"value": c["value"], "justification": c["justification"]} for c in gold
+    }
+    modes = {"per_item": "per_criterion", "batched": "batched"}
+    judgements = await collect(
+        *(
+            score_criteria(
+                grader,
+                criteria,
+                preferences,
+                state.input_text,
+                mode=modes[m],  # type: ignore[arg-type]
+                structured=structured,
+                config=config,
+            )
+            for m in _modes(mode)
+        )
+    )
+    return [_unit(c["preference"], int(c["score"]), judgements, c["preference"]) for c in gold]
+
+
+@solver
+def judge_check_solver(
+    *, mode: CheckMode = "per_item", structured: bool = True, config: GenerateConfig
+) -> Solver:
+    """Judge the sample's case with the evaluated model; the verdicts go to the store.
+
+    Args:
+        mode: per_item (one call per item or criterion), batched, or both.
+        structured: ask for structured output, as the benchmark does by default.
+        config: the benchmark's grader settings, applied to every call.
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        grader = get_model()
+        part = state.metadata["part"]
+        if part == "checklist":
+            units = await _checklist(grader, state, mode, structured, config)
+        elif part == "harm":
+            units = await _harm(grader, state, structured, config)
+        else:
+            units = await _rubric(grader, state, mode, structured, config)
+        target = _target(state.metadata)
+        for unit in units:
+            unit["adversarial"] = bool(state.metadata.get("adversarial"))
+            unit["target"] = target
+        run = state.store_as(JudgeCheckRun)
+        run.units = units
+        run.completed = True
+        return state
+
+    return solve
