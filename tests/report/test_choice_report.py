@@ -222,3 +222,37 @@ def test_six_designs_get_six_markers() -> None:
     markers = assign_markers(CHOICE_METHODS)
     assert len(CHOICE_METHODS) == 6
     assert len(set(markers.values())) == 6
+
+
+def half_broken(prompt: str) -> str:
+    """Valid JSON when the first-presented name sorts first, prose (⊥) otherwise."""
+    first = prompt.split("Object 1:")[1].splitlines()[0].strip()
+    second = prompt.split("Object 2:")[1].splitlines()[0].strip()
+    return '{"answer": "none"}' if first < second else "cannot say"
+
+
+def test_settings_other_than_the_template_keep_runs_apart(tmp_path: Path) -> None:
+    model = scripted_model(half_broken, name="halfway")
+    for validity in ("lenient", "strict"):
+        eval(
+            choice(n=N, method="pairwise_score", validity=validity),
+            model=model,
+            display="none",
+            log_dir=str(tmp_path),
+        )
+    loaded, sections = build_sections(Options(logs=[str(tmp_path)], out=tmp_path / "out"))
+    rows = choice_rows(loaded)
+    assert sorted(r.settings for r in rows) == ["n=5, validity=lenient", "n=5, validity=strict"]
+    assert [r.valid for r in sorted(rows, key=lambda r: r.settings)] == [23, 0]
+    choice_section = next(s for s in sections if s.title.startswith("choice"))
+    firsts = [t for t in choice_section.tables if t.caption.startswith("Table 1")]
+    assert [t.caption.rsplit("settings: ", 1)[1] for t in firsts] == [
+        "n=5, validity=lenient",
+        "n=5, validity=strict",
+    ]
+    assert firsts[0].rows[0][1].startswith("0.000 / 23/23 / T1")
+    assert firsts[1].rows[0][1] == "— / 0/23 / T1 (0 valid contexts)"
+    summary = choice_section.summary
+    assert len(summary) == 2 and "validity=strict" in summary[1]
+    references = [t for t in choice_section.tables if t.caption.startswith("Reference rows")]
+    assert len(references) == 2
