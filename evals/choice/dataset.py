@@ -16,6 +16,7 @@ from heedbench.preference import WeakOrder, restrict
 OBJECTS_FILE = "objects.json"
 CONTEXTS_FILE = "contexts.jsonl"
 REQUIRED_FIELDS = ("id", "context", "preference")
+MIN_SETS = 2
 
 
 class ChoiceDataError(ValueError):
@@ -24,12 +25,12 @@ class ChoiceDataError(ValueError):
 
 @dataclass(frozen=True)
 class ChoiceContext:
-    """One context and the model user's weak order over the objects in it."""
+    """One context and the model user's weak order over every object."""
 
     id: str
     context: str
     order: WeakOrder
-    """Listed indifference sets, then the irrelevant objects as the last set (if any)."""
+    """Indifference sets, most relevant first; together they hold each object exactly once."""
     destination: str = ""
     condition: str = ""
     rationale: str = ""
@@ -64,33 +65,43 @@ def load_objects(path: Path) -> list[str]:
     return list(objects)
 
 
-def _check_order(
-    where: str, field: str, order: Any, objects: set[str], seen: set[str]
-) -> list[list[str]]:
+def _check_partition(where: str, order: Any, objects: list[str]) -> WeakOrder:
+    """`preference` must place every object in exactly one of at least two sets."""
+    field = f"{where}, field 'preference'"
     if not isinstance(order, list):
-        raise ChoiceDataError(f"{where}, field '{field}': must be a list of lists of objects")
+        raise ChoiceDataError(f"{field}: must be a list of indifference sets (lists of objects)")
+    if len(order) < MIN_SETS:
+        raise ChoiceDataError(
+            f"{field}: {len(order)} indifference set(s); a preference needs at least "
+            f"{MIN_SETS} (one set would state no strict preference at all)"
+        )
+    known = set(objects)
+    seen: set[str] = set()
     for level, indifference_set in enumerate(order):
         if not isinstance(indifference_set, list) or not indifference_set:
             raise ChoiceDataError(
-                f"{where}, field '{field}'[{level}]: an indifference set must be a non-empty list"
+                f"{field}[{level}]: an indifference set must be a non-empty list of objects"
             )
         for obj in indifference_set:
-            if obj not in objects:
-                raise ChoiceDataError(f"{where}, field '{field}'[{level}]: unknown object {obj!r}")
+            if obj not in known:
+                raise ChoiceDataError(f"{field}[{level}]: unknown object {obj!r}")
             if obj in seen:
-                raise ChoiceDataError(
-                    f"{where}, field '{field}'[{level}]: object {obj!r} appears more than once"
-                )
+                raise ChoiceDataError(f"{field}[{level}]: object {obj!r} appears more than once")
             seen.add(obj)
-    return order
+    missing = [obj for obj in objects if obj not in seen]
+    if missing:
+        raise ChoiceDataError(
+            f"{field}: every object must be placed in one set; missing: {', '.join(missing)}"
+        )
+    return [list(level) for level in order]
 
 
 def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
     """Validate one JSONL record against the object list.
 
-    `preference` lists the relevant indifference sets, most relevant first. Unlisted objects
-    form the last, irrelevant set; a record may instead list them in `irrelevant`, in which
-    case every object must appear exactly once.
+    `preference` is the model user's whole weak order: indifference sets, most relevant
+    first, that together hold every object of `objects.json` exactly once. An object left
+    out is an error, never an implicit last set.
     """
     if not isinstance(record, dict):
         raise ChoiceDataError(f"{where}: a record must be a JSON object")
@@ -102,25 +113,15 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
     if not isinstance(record["context"], str) or not record["context"].strip():
         raise ChoiceDataError(f"{where}, field 'context': must be a non-empty string")
     where = f"{where} (id {record['id']!r})"
-    known = set(objects)
-    seen: set[str] = set()
-    order = _check_order(where, "preference", record["preference"], known, seen)
-    if not order:
-        raise ChoiceDataError(f"{where}, field 'preference': lists no indifference set")
     if "irrelevant" in record:
-        irrelevant = _check_order(where, "irrelevant", [record["irrelevant"]], known, seen)[0]
-        missing = [obj for obj in objects if obj not in seen]
-        if missing:
-            raise ChoiceDataError(
-                f"{where}, field 'irrelevant': objects missing from the order: {missing}"
-            )
-    else:
-        irrelevant = [obj for obj in objects if obj not in seen]
-    full_order = [list(level) for level in order] + ([irrelevant] if irrelevant else [])
+        raise ChoiceDataError(
+            f"{where}, field 'irrelevant': no longer read; put those objects in the last set "
+            "of 'preference', which must hold every object"
+        )
     return ChoiceContext(
         id=record["id"],
         context=record["context"],
-        order=full_order,
+        order=_check_partition(where, record["preference"], objects),
         destination=str(record.get("destination", "")),
         condition=str(record.get("condition", "")),
         rationale=str(record.get("rationale", "")),

@@ -8,6 +8,7 @@ from heedbench.evals.choice.dataset import choice_dataset
 from heedbench.scorers.choice import choice_alignment
 from heedbench.solvers.choice import CHOICE_METHODS, choice_solver
 from heedbench.solvers.choice.prompts import TEMPLATES, TemplateKind, template_ids
+from heedbench.solvers.choice.relation import VALIDITY_MODES, Validity
 
 TEMPLATE_KIND: dict[str, TemplateKind] = {
     "pairwise_score": "pairwise",
@@ -55,6 +56,7 @@ def choice(
     seed: int = 0,
     cache: bool = False,
     data: str | None = None,
+    validity: str = "lenient",
 ) -> Task:
     """Rational choice functions with LLMs: alignment with a model user's weak order.
 
@@ -71,6 +73,10 @@ def choice(
         seed: seed for the object subset and the presentation order.
         cache: cache model queries with Inspect's cache (re-runs cost nothing).
         data: folder with your own objects.json and contexts.jsonl (default: shipped data).
+        validity: when a context counts as valid for the designs that ask both presentation
+            orders (pairwise_score, pairwise_scc, pairwise_sort): `lenient` (default, the
+            paper's definition: every pair decided by at least one order) or `strict` (a
+            pair answered in one order and ⊥ in the other makes the context invalid).
     """
     chosen_template = resolve_template(method, template)
     n = params.optional_integer("n", n, low=2)
@@ -85,6 +91,9 @@ def choice(
     cache = params.flag("cache", cache)
     data = params.optional_text("data", data)
     dataset = choice_dataset(data, n=n, seed=seed)
+    checked_validity: Validity = (
+        "strict" if params.one_of("validity", validity, VALIDITY_MODES) == "strict" else "lenient"
+    )
     return Task(
         dataset=dataset,
         solver=choice_solver(
@@ -94,13 +103,15 @@ def choice(
             score_high=score_high,
             seed=seed,
             cache=CachePolicy() if cache else False,
+            validity=checked_validity,
         ),
-        scorer=choice_alignment(p=p),
-        version="1.0.0",
+        scorer=choice_alignment(p=p, validity=checked_validity),
+        version="1.1.0",
         metadata={
             "family": "choice",
             "method": method,
             "template": chosen_template,
             "dataset_ids": [sample.id for sample in dataset],
+            "validity": checked_validity,
         },
     )

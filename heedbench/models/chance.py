@@ -48,6 +48,16 @@ def chance_answer(prompt: str, rng: random.Random) -> str:
     return FALLBACK_REPLY
 
 
+def chance_reply(prompt: str, seed: int = 0) -> str:
+    """What `heedbench/random` with `-M seed=<seed>` answers to `prompt`.
+
+    The prompt is the chat's messages joined by newlines. A pure function, so the chance
+    rows of the `choice` reference table can be computed offline without running a model.
+    """
+    digest = hashlib.sha256(f"{seed}\n{prompt}".encode()).digest()
+    return chance_answer(prompt, random.Random(int.from_bytes(digest[:8], "big")))
+
+
 @modelapi(name="heedbench")
 class ChanceModelAPI(ModelAPI):
     """Answers from a PRNG seeded by `-M seed=` (default 0) and the prompt text."""
@@ -82,8 +92,7 @@ class ChanceModelAPI(ModelAPI):
     ) -> ModelOutput:
         """Answer the prompt at random, reproducibly."""
         prompt = "\n".join(message.text for message in input)
-        digest = hashlib.sha256(f"{self.seed}\n{prompt}".encode()).digest()
-        content = chance_answer(prompt, random.Random(int.from_bytes(digest[:8], "big")))
+        content = chance_reply(prompt, self.seed)
         output = ModelOutput.from_content(model=self.model_name, content=content)
         input_tokens, output_tokens = len(prompt) // 4 + 1, len(content) // 4 + 1
         output.usage = ModelUsage(

@@ -1,18 +1,37 @@
-"""`choice` section: partial and full alignment per design × model (the paper's Tables 1–2).
+"""`choice` section: partial and full alignment per design × template × model.
+
+Every run is one row, keyed by design, template and any other setting (n, p, validity, score
+range, data, seed): two templates of one design never merge. On top of the per-run tables,
+the paper's layout: Table 1 (SPO) and Table 2 (K(p)) as designs × models, each cell "score /
+valid contexts / best template", the best template picked per design × model (by SPO for
+Table 1; by K(p) among fully valid runs for Table 2), and the indifference sets behind them.
 
 SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
-"score / valid" tables; `valid` counts them. The chance model `heedbench/random` is the
-reference row of every design.
+"score / valid" tables; `valid` counts them. The reference rows (the reversed user order,
+everything indifferent, and the chance model `heedbench/random` simulated offline per design
+and template) are computed from the data the runs used.
 """
 
+import json
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from heedbench.evals.choice.dataset import ChoiceDataError, choice_dataset
+from heedbench.evals.choice.reference import (
+    ReferenceRow,
+    chance_row,
+    data_rows,
+    expected_chance_row,
+)
 from heedbench.report import figures
 from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
 from heedbench.report.load import Loaded, Run, read_samples
 from heedbench.report.stats import Estimate, fmt, mean_se
 from heedbench.solvers.choice import CHOICE_METHODS
+from heedbench.solvers.choice.prompts import TEMPLATES
 
 CHANCE_MODEL = "heedbench/random"
 KEYS = (
@@ -24,21 +43,53 @@ KEYS = (
     "order_consistency",
     "queries",
 )
+ALL_CONTEXT_KEYS = ("invalid_rate", "queries")
+"""Averaged over every context: answers go wrong and queries are spent on invalid ones too."""
 SPO_ONLY = ("pairwise_test",)
+NOT_A_SETTING = ("method", "template", "cache")
+"""Task parameters that do not change what a run measures (cache) or that key the row."""
+NOT_RUN = "not run"
+TEMPLATE_ORDER = {template: index for index, template in enumerate(TEMPLATES)}
 
 
 @dataclass(frozen=True)
 class ChoiceRow:
-    """One design × template × model (× other settings) row."""
+    """One run: design × template × model × settings."""
 
     method: str
     template: str
     model: str
     settings: str
+    """The parameters the user passed, besides method and template."""
+    group: str
+    """Canonical JSON of the parameters that change the numbers (n, p, seed, data, ...)."""
+    group_label: str
     contexts: int
     valid: int
     estimates: dict[str, Estimate]
     user_sets: float
+    args: dict[str, Any]
+
+    @property
+    def config(self) -> str:
+        """Design and template: what keys a bar or point within one settings group."""
+        return f"{self.method} {self.template}"
+
+    @property
+    def name(self) -> str:
+        """How the run is named in text: design, template, settings and model."""
+        settings = "" if self.settings == "defaults" else f" [{self.settings}]"
+        return f"{self.method} {self.template}{settings} · {self.model}"
+
+    @property
+    def fully_valid(self) -> bool:
+        """Every context produced a valid preference."""
+        return self.contexts > 0 and self.valid == self.contexts
+
+
+def _group(run: Run) -> tuple[str, str]:
+    args = {k: v for k, v in run.args.items() if k not in NOT_A_SETTING}
+    return json.dumps(args, sort_keys=True, default=str), run.settings(hide=NOT_A_SETTING)
 
 
 def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
@@ -53,51 +104,292 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
         key: group["m_user_order"].map(len).mean()
         for key, group in samples.groupby(["model", "run_args"])
     }
+    labels: dict[str, str] = {}
     rows = []
-    for (model, args), group in contexts.groupby(["model", "run_args"], sort=False):
+    for (model, args), found in contexts.groupby(["model", "run_args"], sort=False):
         run: Run = by_key[(model, args)]
-        valid = group[group["v_valid"] > 0]
+        valid = found[found["v_valid"] > 0]
+        group, label = _group(run)
+        labels.setdefault(group, label)
         rows.append(
             ChoiceRow(
                 method=str(run.metadata.get("method", "?")),
                 template=str(run.metadata.get("template", "?")),
                 model=str(model),
                 settings=run.settings(hide=("method", "template")),
-                contexts=len(group),
+                group=group,
+                group_label=labels[group],
+                contexts=len(found),
                 valid=len(valid),
                 estimates={
-                    key: mean_se(list((valid if key != "invalid_rate" else group)[f"v_{key}"]))
+                    key: mean_se(list((found if key in ALL_CONTEXT_KEYS else valid)[f"v_{key}"]))
                     for key in KEYS
                 },
                 user_sets=float(user_sets[(model, args)]),
+                args=dict(run.args),
             )
         )
-    order = {method: index for index, method in enumerate(CHOICE_METHODS)}
-    rows.sort(
-        key=lambda r: (order.get(r.method, 99), r.template, r.settings, r.model == CHANCE_MODEL)
-    )
+    rows.sort(key=_row_order)
     return rows
 
 
+def _method_order(method: str) -> int:
+    return CHOICE_METHODS.index(method) if method in CHOICE_METHODS else len(CHOICE_METHODS)
+
+
+def _row_order(row: ChoiceRow) -> tuple[Any, ...]:
+    return (
+        row.group_label,
+        _method_order(row.method),
+        TEMPLATE_ORDER.get(row.template, 99),
+        row.model == CHANCE_MODEL,
+        row.model,
+    )
+
+
+def _model_label(model: str) -> str:
+    return f"{model} (chance)" if model == CHANCE_MODEL else model
+
+
+def _models(rows: Iterable[ChoiceRow]) -> list[str]:
+    return sorted({r.model for r in rows}, key=lambda m: (m == CHANCE_MODEL, m))
+
+
+def _groups(rows: list[ChoiceRow]) -> list[tuple[str, str, list[ChoiceRow]]]:
+    """(group key, label, rows) per settings group, in row order."""
+    found: dict[str, tuple[str, list[ChoiceRow]]] = {}
+    for row in rows:
+        found.setdefault(row.group, (row.group_label, []))[1].append(row)
+    return [(key, label, members) for key, (label, members) in found.items()]
+
+
 def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
-    if key != "spo" and row.method in SPO_ONLY and key in ("kendall", "kendall_norm"):
+    if row.method in SPO_ONLY and key in ("kendall", "kendall_norm", "indifference_sets"):
         return f"{MISSING} (SPO only)"
-    if row.valid == 0:
-        return f"{MISSING}, no valid context"
+    if row.valid == 0 and key not in ALL_CONTEXT_KEYS:
+        return f"{MISSING}, 0 valid contexts"
     return fmt(row.estimates[key], digits)
 
 
+# --- the paper's Tables 1 and 2 -----------------------------------------------------------
+
+
+def best_for_spo(candidates: list[ChoiceRow]) -> ChoiceRow | None:
+    """Table 1's pick: the highest mean SPO among runs with a valid context.
+
+    Ties go to more valid contexts, then to the earlier template.
+    """
+    scored = [r for r in candidates if r.valid > 0 and not r.estimates["spo"].missing]
+    if not scored:
+        return None
+    return min(
+        scored,
+        key=lambda r: (-r.estimates["spo"].value, -r.valid, TEMPLATE_ORDER.get(r.template, 99)),
+    )
+
+
+def best_for_kendall(candidates: list[ChoiceRow]) -> ChoiceRow | None:
+    """Table 2's pick: the lowest mean K(p) among fully valid runs (the paper's rule)."""
+    scored = [r for r in candidates if r.fully_valid and not r.estimates["kendall"].missing]
+    if not scored:
+        return None
+    return min(
+        scored, key=lambda r: (r.estimates["kendall"].value, TEMPLATE_ORDER.get(r.template, 99))
+    )
+
+
+def _pivot_cell(
+    candidates: list[ChoiceRow],
+    best: ChoiceRow | None,
+    key: str,
+    digits: int,
+    no_pick: Callable[[list[ChoiceRow]], str],
+) -> str:
+    if not candidates:
+        return NOT_RUN
+    if best is None:
+        return no_pick(candidates)
+    value = f"{best.estimates[key].value:.{digits}f}"
+    return f"{value} / {best.valid}/{best.contexts} / {best.template}"
+
+
+def _most_valid(candidates: list[ChoiceRow]) -> ChoiceRow:
+    return max(candidates, key=lambda r: (r.valid, -TEMPLATE_ORDER.get(r.template, 99)))
+
+
+def _no_valid(candidates: list[ChoiceRow]) -> str:
+    templates = ", ".join(r.template for r in candidates)
+    return f"{MISSING} / 0/{candidates[0].contexts} / {templates} (0 valid contexts)"
+
+
+def _no_fully_valid(candidates: list[ChoiceRow]) -> str:
+    most = _most_valid(candidates)
+    return (
+        f"{MISSING} (no fully valid run; most valid: {most.valid}/{most.contexts} with "
+        f"{most.template})"
+    )
+
+
+def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
+    models = _models(rows)
+    methods = [m for m in CHOICE_METHODS if any(r.method == m for r in rows)]
+    suffix = "" if label == "defaults" else f" — settings: {label}"
+
+    def candidates(method: str, model: str) -> list[ChoiceRow]:
+        return [r for r in rows if r.method == method and r.model == model]
+
+    columns = ["design", *(_model_label(m) for m in models)]
+    table1 = Table(
+        caption=f"Table 1 — partial alignment (SPO ↑): score / valid contexts / best template"
+        f"{suffix}",
+        columns=columns,
+        rows=[],
+        note="Best template per design × model by mean SPO over its valid contexts (ties: "
+        "more valid contexts, then the earlier template), as in the paper's Table 1.",
+    )
+    table2 = Table(
+        caption=f"Table 2 — full alignment (K(p) ↓): score / valid contexts / best template"
+        f"{suffix}",
+        columns=columns,
+        rows=[],
+        note="Best template per design × model by mean K(p), among runs valid in every "
+        "context, as in the paper's Table 2 (pairwise_test has no rational preference and "
+        "no K(p)).",
+    )
+    sets = Table(
+        caption=f"Indifference sets per design (the paper's diagnostic){suffix}",
+        columns=[*columns, "model user"],
+        rows=[],
+        note="Mean indifference sets of the run picked in Table 1 (template in brackets), "
+        "and of Table 2's pick where it differs.",
+    )
+    user_sets = rows[0].user_sets if rows else math.nan
+    for method in methods:
+        cells1, cells2, cells_sets = [], [], []
+        for model in models:
+            found = candidates(method, model)
+            first = best_for_spo(found)
+            cells1.append(_pivot_cell(found, first, "spo", 3, _no_valid))
+            if method in SPO_ONLY:
+                continue
+            second = best_for_kendall(found)
+            cells2.append(_pivot_cell(found, second, "kendall", 1, _no_fully_valid))
+            cells_sets.append(_sets_cell(found, first, second))
+        table1.rows.append([method, *cells1])
+        if method not in SPO_ONLY:
+            table2.rows.append([method, *cells2])
+            sets.rows.append([method, *cells_sets, f"{user_sets:.2f}"])
+    return [table1, table2, sets]
+
+
+def _sets_cell(found: list[ChoiceRow], first: ChoiceRow | None, second: ChoiceRow | None) -> str:
+    if not found:
+        return NOT_RUN
+    picks = [r for r in (first, second) if r is not None]
+    if not picks:
+        return f"{MISSING}, 0 valid contexts"
+    parts = [f"{picks[0].estimates['indifference_sets'].value:.2f} ({picks[0].template})"]
+    if len(picks) == 2 and picks[1] is not picks[0]:
+        parts.append(
+            f"{picks[1].estimates['indifference_sets'].value:.2f} ({picks[1].template}, Table 2)"
+        )
+    return "; ".join(parts)
+
+
+# --- reference rows -------------------------------------------------------------------------
+
+
+def _reference_rows(rows: list[ChoiceRow]) -> list[ReferenceRow] | str:
+    """The reference rows for one settings group, or why they could not be computed."""
+    args = rows[0].args
+    try:
+        samples = list(choice_dataset(args.get("data"), n=args.get("n"), seed=args.get("seed", 0)))
+    except (ChoiceDataError, OSError) as error:
+        return f"reference rows not computed: the data of these runs cannot be read ({error})"
+    p = float(args.get("p", 0.5))
+    low, high = int(args.get("score_low", 1)), int(args.get("score_high", 5))
+    found = data_rows(samples, p)
+    designs = sorted(
+        {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
+        key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
+    )
+    for method, template in designs:
+        found.append(
+            chance_row(
+                samples,
+                method,
+                template,
+                seed=int(args.get("seed", 0)),
+                score_low=low,
+                score_high=high,
+                p=p,
+                validity="strict" if args.get("validity") == "strict" else "lenient",
+            )
+        )
+        expected = expected_chance_row(
+            samples, method, template, score_low=low, score_high=high, p=p
+        )
+        if expected is not None:
+            found.append(expected)
+    return found
+
+
+def _reference_table(label: str, rows: list[ChoiceRow]) -> Table:
+    suffix = "" if label == "defaults" else f" — settings: {label}"
+    table = Table(
+        caption=f"Reference rows, computed from the data the runs used{suffix}",
+        columns=[
+            "reference",
+            "design",
+            "template",
+            "how",
+            "SPO ↑",
+            "K(p) ↓",
+            "K(p)/pairs ↓",
+            "valid",
+        ],
+        rows=[],
+        note="The reversed user order violates every strict preference: its K(p) is the "
+        "number of strict pairs, the scale of K(p). Everything indifferent scores p × strict "
+        "pairs. Chance rows simulate heedbench/random (-M seed=0) offline with the runs' "
+        "designs, templates and seed: exactly what a chance run scores; expected values are "
+        "exact averages over its randomness.",
+    )
+    computed = _reference_rows(rows)
+    if isinstance(computed, str):
+        table.note = computed
+        return table
+    for ref in computed:
+        table.rows.append(
+            [
+                ref.label,
+                ref.method or MISSING,
+                ref.template or MISSING,
+                ref.how,
+                fmt(mean_se(ref.column("spo"))),
+                fmt(mean_se(ref.column("kendall")), 1),
+                fmt(mean_se(ref.column("kendall_norm"))),
+                f"{ref.valid}/{ref.contexts}",
+            ]
+        )
+    return table
+
+
+# --- per-run tables ---------------------------------------------------------------------------
+
+
 def _chance_missing(rows: list[ChoiceRow]) -> list[str]:
-    """Designs with model rows but no chance-model row to compare with."""
+    """Designs with model rows but no chance-model run to compare with."""
     methods = {r.method for r in rows}
     with_chance = {r.method for r in rows if r.model == CHANCE_MODEL}
     return [m for m in CHOICE_METHODS if m in methods - with_chance]
 
 
-def _tables(rows: list[ChoiceRow]) -> list[Table]:
+def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
     alignment = Table(
-        caption="Alignment per design × model (paper Tables 1–2): SPO ↑ (partial alignment), "
-        "K(p) ↓ and K(p) per pair ↓ (full alignment), mean ± stderr over valid contexts",
+        caption="Alignment per run (design × template × model × settings): SPO ↑ (partial "
+        "alignment), K(p) ↓ and K(p) per pair ↓ (full alignment), mean ± stderr over valid "
+        "contexts",
         columns=[
             "method",
             "template",
@@ -112,12 +404,14 @@ def _tables(rows: list[ChoiceRow]) -> list[Table]:
         note=f"`{CHANCE_MODEL}` is the chance reference row of each design.",
     )
     diagnostics = Table(
-        caption="Diagnostics: indifference sets produced (the model user's mean in brackets), "
-        "share of invalid (⊥) answers, presentation-order consistency and queries per context",
+        caption="Diagnostics per run: indifference sets produced (the model user's mean in "
+        "brackets), share of invalid (⊥) answers, presentation-order consistency and queries "
+        "per context",
         columns=[
             "method",
             "template",
             "model",
+            "settings",
             "indifference sets",
             "⊥ rate",
             "order consistency",
@@ -127,7 +421,7 @@ def _tables(rows: list[ChoiceRow]) -> list[Table]:
         rows=[],
     )
     for row in rows:
-        model = f"{row.model} (chance)" if row.model == CHANCE_MODEL else row.model
+        model = _model_label(row.model)
         alignment.rows.append(
             [
                 row.method,
@@ -141,27 +435,29 @@ def _tables(rows: list[ChoiceRow]) -> list[Table]:
             ]
         )
         queries = row.estimates["queries"]
-        sets = (
-            f"{MISSING} (SPO only)"
-            if row.method in SPO_ONLY
-            else f"{_cell(row, 'indifference_sets', 2)} [{row.user_sets:.2f}]"
-        )
+        sets = _cell(row, "indifference_sets", 2)
+        if row.method not in SPO_ONLY:
+            sets = f"{sets} [{row.user_sets:.2f}]"
+        if row.method == "pairwise_test":
+            consistency = f"{MISSING}, one order per pair"
+        elif row.method in ("pointwise", "listwise"):
+            consistency = f"{MISSING}, no pairs asked"
+        else:
+            consistency = _cell(row, "order_consistency")
         diagnostics.rows.append(
             [
                 row.method,
                 row.template,
                 model,
+                row.settings,
                 sets,
                 fmt(row.estimates["invalid_rate"]),
-                _cell(row, "order_consistency")
-                if not row.estimates["order_consistency"].missing
-                else f"{MISSING}, one order per pair",
+                consistency,
                 fmt(queries, 1),
                 MISSING if queries.missing else f"{queries.value * queries.n:.0f}",
             ]
         )
-    missing = _chance_missing(rows)
-    for method in missing:
+    for method in _chance_missing(rows):
         alignment.rows.append(
             [
                 method,
@@ -177,77 +473,125 @@ def _tables(rows: list[ChoiceRow]) -> list[Table]:
     return [alignment, diagnostics]
 
 
-def _figures(rows: list[ChoiceRow]) -> list[Figure]:
-    methods = [m for m in CHOICE_METHODS if any(r.method == m for r in rows)]
-    models = sorted({r.model for r in rows}, key=lambda m: (m == CHANCE_MODEL, m))
+# --- figures ----------------------------------------------------------------------------------
 
-    def series(key: str) -> dict[str, list[Estimate]]:
-        out: dict[str, list[Estimate]] = {}
+
+def _configs(rows: list[ChoiceRow], many_groups: bool) -> list[str]:
+    seen: list[str] = []
+    for row in rows:
+        label = _config_label(row, many_groups)
+        if label not in seen:
+            seen.append(label)
+    return seen
+
+
+def _config_label(row: ChoiceRow, many_groups: bool) -> str:
+    if many_groups and row.group_label != "defaults":
+        return f"{row.config}\n{row.group_label}"
+    return row.config
+
+
+def _valid_note(row: ChoiceRow | None) -> str:
+    if row is None:
+        return NOT_RUN
+    if row.valid == 0:
+        return f"0 valid of {row.contexts}"
+    return f"{row.valid}/{row.contexts}"
+
+
+def _figures(rows: list[ChoiceRow]) -> list[Figure]:
+    many_groups = len({r.group for r in rows}) > 1
+    models = _models(rows)
+    lookup = {(r.model, _config_label(r, many_groups)): r for r in rows}
+
+    def bars(
+        key: str, configs: list[str]
+    ) -> tuple[dict[str, list[Estimate]], dict[str, list[str]]]:
+        series: dict[str, list[Estimate]] = {}
+        notes: dict[str, list[str]] = {}
         for model in models:
-            found = {r.method: r for r in rows if r.model == model}
-            out[model] = [
-                found[m].estimates[key]
-                if m in found and not (key != "spo" and m in SPO_ONLY)
-                else Estimate(float("nan"), 0)
-                for m in methods
+            found = [lookup.get((model, config)) for config in configs]
+            series[_model_label(model)] = [
+                Estimate(math.nan, 0) if r is None or r.valid == 0 else r.estimates[key]
+                for r in found
             ]
-        return out
+            notes[_model_label(model)] = [_valid_note(r) for r in found]
+        return series, notes
+
+    all_configs = _configs(rows, many_groups)
+    full_configs = _configs([r for r in rows if r.method not in SPO_ONLY], many_groups)
 
     def spo(path: Path) -> None:
+        series, notes = bars("spo", all_configs)
         figures.grouped_bars(
             path,
-            groups=methods,
-            series=series("spo"),
-            ylim=(0, 1.05),
+            groups=all_configs,
+            series=series,
+            notes=notes,
+            ylim=(0, 1.12),
             title="Partial alignment: share of the user's strict preferences kept",
-            xlabel="design (method)",
+            xlabel="design and template (valid contexts above each bar)",
             ylabel="SPO (higher is better)",
         )
 
     def kendall(path: Path) -> None:
+        series, notes = bars("kendall_norm", full_configs)
         figures.grouped_bars(
             path,
-            groups=methods,
-            series=series("kendall_norm"),
+            groups=full_configs,
+            series=series,
+            notes=notes,
             title="Full alignment: Kendall distance with penalty, per pair",
-            xlabel="design (method)",
+            xlabel="design and template (valid contexts above each bar)",
             ylabel="K(p) / (n(n−1)/2) (lower is better)",
         )
 
     def cost(path: Path) -> None:
-        points = {
-            model: {
-                r.method: (r.estimates["queries"], r.estimates["spo"])
-                for r in rows
-                if r.model == model
-            }
-            for model in models
-        }
+        points: dict[str, dict[str, tuple[Estimate, Estimate]]] = {}
+        labels: dict[str, dict[str, str]] = {}
+        markers: dict[str, str] = {}
+        for row in rows:
+            config = _config_label(row, many_groups)
+            model = _model_label(row.model)
+            points.setdefault(model, {})[config] = (row.estimates["queries"], row.estimates["spo"])
+            labels.setdefault(model, {})[config] = f"{row.template} {_valid_note(row)}"
+            markers[config] = row.method
         figures.tradeoff(
             path,
             points=points,
             logx=True,
+            marker_groups=markers,
+            point_labels=labels,
             title="Alignment per query spent (marker = design, colour = model)",
             xlabel="queries per context (log scale)",
             ylabel="SPO (higher is better)",
         )
 
+    no_valid = [r.name for r in rows if r.valid == 0]
+    missing_note = (
+        f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
+        if no_valid
+        else ""
+    )
     return [
         Figure(
             "choice_spo.png",
-            "Partial alignment (SPO) per design and model, mean ± stderr "
-            "over valid contexts; n/a marks a design a model was not run with.",
+            "Partial alignment (SPO) per design, template and model, mean ± stderr over valid "
+            "contexts; each bar is labelled with its valid contexts, '0 valid' marks a run "
+            "with no valid context and 'not run' a combination that was not run.",
             spo,
         ),
         Figure(
             "choice_kendall.png",
-            "Full alignment: K(p) per pair of objects per design and "
-            "model (lower is better; SPO-only designs are n/a).",
+            "Full alignment: K(p) per pair of objects per design, template and model (lower is "
+            "better; SPO-only designs are left out), labelled with valid contexts.",
             kendall,
         ),
         Figure(
             "choice_queries.png",
-            "What alignment costs: SPO against queries per context for every design and model.",
+            "What alignment costs: SPO against queries per context for every run; the marker "
+            "is the design, the colour the model, the label the template and valid contexts."
+            + missing_note,
             cost,
         ),
     ]
@@ -258,18 +602,28 @@ def choice_section(loaded: Loaded) -> Section | None:
     rows = choice_rows(loaded)
     if not rows:
         return None
+    tables: list[Table] = []
+    for _, label, members in _groups(rows):
+        tables += _paper_tables(label, members)
+    tables += _run_tables(rows)
+    for _, label, members in _groups(rows):
+        tables.append(_reference_table(label, members))
     section = Section(
         title="choice — rational choice functions",
         intro="Does the LLM-implemented choice function keep the user's strict preferences "
         "(SPO, partial alignment) and match strict preferences and indifferences (K(p), full "
-        "alignment)? One run per design × model; alignment is averaged over the contexts "
-        "where the design produced a complete rational preference (`valid`).",
-        tables=_tables(rows),
+        "alignment)? Tables 1 and 2 follow the paper: the best template per design × model. "
+        "Every run is also listed on its own (design × template × model × settings); "
+        "alignment is averaged over the contexts where the design produced a complete "
+        "rational preference (`valid`). The reference rows give K(p) its scale.",
+        tables=tables,
         figures=_figures(rows),
     )
     for row in rows:
         section.summary.append(
-            f"choice {row.method:<15} {row.model:<28} SPO {_cell(row, 'spo')}  "
-            f"K(p) {_cell(row, 'kendall', 1)}  valid {row.valid}/{row.contexts}"
+            f"choice {row.method:<15} {row.template:<4} {row.model:<28} "
+            f"{'' if row.settings == 'defaults' else '[' + row.settings + '] '}"
+            f"SPO {_cell(row, 'spo')}  K(p) {_cell(row, 'kendall', 1)}  "
+            f"valid {row.valid}/{row.contexts}"
         )
     return section

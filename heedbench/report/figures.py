@@ -13,6 +13,8 @@ from typing import Any
 from heedbench.report.stats import Estimate
 
 DPI = 110
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+"""Distinct point markers: one per `choice` design (six) with room to spare."""
 
 
 def matplotlib_available() -> bool:
@@ -67,8 +69,13 @@ def grouped_bars(
     ylabel: str,
     ylim: tuple[float, float] | None = None,
     reference: tuple[float, str] | None = None,
+    notes: Mapping[str, Sequence[str]] | None = None,
 ) -> None:
-    """Bars per group (x axis), one colour per series (legend), error bars from estimates."""
+    """Bars per group (x axis), one colour per series (legend), error bars from estimates.
+
+    `notes` (series -> one text per group) labels each bar: above it, or in place of a
+    missing bar (which otherwise reads "n/a").
+    """
     plt = _pyplot()
     width = 0.8 / max(1, len(series))
     fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(groups) * max(1, len(series)) ** 0.5), 4.4))
@@ -77,9 +84,25 @@ def grouped_bars(
         values = [math.nan if e.missing else e.value for e in estimates]
         errors = _error_bars(estimates)
         ax.bar(xs, values, width, label=label, yerr=errors, capsize=3)
-        for x, estimate in zip(xs, estimates, strict=True):
+        texts = notes.get(label) if notes is not None else None
+        for position, (x, estimate) in enumerate(zip(xs, estimates, strict=True)):
+            text = texts[position] if texts is not None else None
             if estimate.missing:
-                ax.annotate("n/a", (x, 0), ha="center", va="bottom", fontsize=7, rotation=90)
+                ax.annotate(
+                    text or "n/a", (x, 0), ha="center", va="bottom", fontsize=7, rotation=90
+                )
+            elif text:
+                top = estimate.value + _error(estimate)[1]
+                ax.annotate(
+                    text,
+                    (x, max(top, 0.0)),
+                    xytext=(0, 2),
+                    textcoords="offset points",
+                    ha="center",
+                    va="bottom",
+                    fontsize=6,
+                    rotation=90,
+                )
     if reference is not None:
         ax.axhline(reference[0], color="grey", linestyle="--", linewidth=1, label=reference[1])
     ax.axhline(0, color="black", linewidth=0.6)
@@ -126,6 +149,11 @@ def line_panels(
     _save(fig, path)
 
 
+def assign_markers(groups: Sequence[str]) -> dict[str, str]:
+    """One marker per group, in order; distinct for up to `len(MARKERS)` groups."""
+    return {group: MARKERS[index % len(MARKERS)] for index, group in enumerate(groups)}
+
+
 def tradeoff(
     path: Path,
     *,
@@ -135,6 +163,8 @@ def tradeoff(
     title: str,
     arrow: tuple[str, str] | None = None,
     logx: bool = False,
+    marker_groups: Mapping[str, str] | None = None,
+    point_labels: Mapping[str, Mapping[str, str]] | None = None,
 ) -> None:
     """Model × condition points (x, y estimates) with 2-D error bars.
 
@@ -146,13 +176,23 @@ def tradeoff(
         title: figure title.
         arrow: (from condition, to condition) drawn as an arrow per model.
         logx: logarithmic x axis.
+        marker_groups: condition -> the group whose marker it takes (default: the condition
+            itself); the legend then lists groups.
+        point_labels: model -> condition -> a short text written next to the point.
     """
     plt = _pyplot()
     from matplotlib.ticker import ScalarFormatter  # noqa: PLC0415
 
     fig, ax = plt.subplots(figsize=(6.4, 4.8))
-    markers = ["o", "s", "^", "D", "v"]
     conditions = sorted({c for by in points.values() for c in by})
+
+    def group_of(condition: str) -> str:
+        return marker_groups.get(condition, condition) if marker_groups else condition
+
+    groups = list(dict.fromkeys(group_of(c) for c in conditions))
+    if marker_groups:
+        groups = list(dict.fromkeys(g for g in marker_groups.values() if g in groups))
+    marker_of = assign_markers(groups)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for index, (model, by_condition) in enumerate(points.items()):
         colour = colours[index % len(colours)]
@@ -161,10 +201,20 @@ def tradeoff(
                 continue
             xerr = [[v] for v in _error(x)]
             yerr = [[v] for v in _error(y)]
-            marker = markers[conditions.index(condition) % len(markers)]
+            marker = marker_of[group_of(condition)]
             ax.errorbar(
                 [x.value], [y.value], xerr=xerr, yerr=yerr, fmt=marker, color=colour, capsize=3
             )
+            text = (point_labels or {}).get(model, {}).get(condition)
+            if text:
+                ax.annotate(
+                    text,
+                    (x.value, y.value),
+                    xytext=(4, 3),
+                    textcoords="offset points",
+                    fontsize=6,
+                    color=colour,
+                )
         if arrow is not None and all(c in by_condition for c in arrow):
             (x0, y0), (x1, y1) = by_condition[arrow[0]], by_condition[arrow[1]]
             if not any(e.missing for e in (x0, y0, x1, y1)):
@@ -175,9 +225,8 @@ def tradeoff(
                     arrowprops={"arrowstyle": "->", "color": colour, "alpha": 0.6},
                 )
         ax.plot([], [], color=colour, linewidth=6, label=model)
-    for condition in conditions:
-        marker = markers[conditions.index(condition) % len(markers)]
-        ax.plot([], [], marker, color="black", label=condition)
+    for group in groups:
+        ax.plot([], [], marker_of[group], color="black", label=group)
     if logx:
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(ScalarFormatter())

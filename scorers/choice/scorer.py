@@ -1,12 +1,13 @@
 """The `choice` scorer: SPO, K(p) and diagnostics per context, as in the paper's tables."""
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
-from heedbench.preference import WeakOrder
+from heedbench.preference import StrictPair, WeakOrder
 from heedbench.scorers.choice.metrics import (
     discordance_counts,
     kendall_penalty,
@@ -33,7 +34,7 @@ NAN = math.nan
         "queries": [mean()],
     },
 )
-def choice_alignment(p: float = 0.5) -> Scorer:
+def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
     Alignment keys (spo, kendall, kendall_norm, indifference_sets) are NaN for an invalid
@@ -42,6 +43,7 @@ def choice_alignment(p: float = 0.5) -> Scorer:
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
+        validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -55,38 +57,16 @@ def choice_alignment(p: float = 0.5) -> Scorer:
             )
             return Score.unscored(reason=reason, explanation=reason, metadata=_metadata(run))
         user: WeakOrder = state.metadata["user_order"]
-        n = sum(len(level) for level in user)
-        value: dict[str, float] = {
-            "spo": NAN,
-            "kendall": NAN,
-            "kendall_norm": NAN,
-            "valid": float(run.valid),
-            "indifference_sets": NAN,
-            "invalid_rate": run.invalid_answers / run.queries if run.queries else NAN,
-            "order_consistency": NAN if run.order_consistency is None else run.order_consistency,
-            "queries": float(run.queries),
-        }
-        detail: dict[str, Any] = {}
-        if run.strict is not None:
-            detail["spo_including_invalid"] = spo_of_relation(user, run.strict)
-            if run.valid:
-                value["spo"] = detail["spo_including_invalid"]
-        elif run.chosen is not None:
-            discordant, weak = discordance_counts(user, run.chosen)
-            detail.update(
-                spo=spo(user, run.chosen),
-                kendall=kendall_penalty(user, run.chosen, p),
-                discordant_pairs=discordant,
-                weakly_discordant_pairs=weak,
-                chosen_indifference_sets=len(run.chosen),
-            )
-            if run.valid:
-                value.update(
-                    spo=detail["spo"],
-                    kendall=detail["kendall"],
-                    kendall_norm=detail["kendall"] / unordered_pairs(n) if n > 1 else NAN,
-                    indifference_sets=float(len(run.chosen)),
-                )
+        value, detail = alignment_values(
+            user,
+            chosen=run.chosen,
+            strict=run.strict,
+            valid=run.valid,
+            queries=run.queries,
+            invalid_answers=run.invalid_answers,
+            order_consistency=run.order_consistency,
+            p=p,
+        )
         return Score(
             value=value,
             answer=_describe(run.chosen) if run.chosen is not None else None,
@@ -94,8 +74,10 @@ def choice_alignment(p: float = 0.5) -> Scorer:
             metadata={
                 **_metadata(run),
                 "p": p,
+                "validity": validity,
                 "user_order": user,
                 "user_indifference_sets": len(user),
+                "half_answered_pairs": run.half_answered_pairs,
                 "raw_alignment": detail,
             },
         )
@@ -116,6 +98,60 @@ def _metadata(run: ChoiceRun) -> dict[str, Any]:
         "failed_call_reasons": run.failed_calls,
         "stop_reasons": run.stop_reasons,
     }
+
+
+def alignment_values(
+    user: WeakOrder,
+    *,
+    chosen: WeakOrder | None,
+    strict: Sequence[StrictPair] | None,
+    valid: bool,
+    queries: int,
+    invalid_answers: int,
+    order_consistency: float | None,
+    p: float,
+) -> tuple[dict[str, float], dict[str, Any]]:
+    """One context's score values, and the alignment of whatever was produced (even invalid).
+
+    Shared by the scorer and the offline reference rows, so both compute the same numbers.
+
+    Returns:
+        (value, detail): the score's value dict (alignment keys NaN unless `valid`) and the
+        raw alignment numbers.
+    """
+    n = sum(len(level) for level in user)
+    value: dict[str, float] = {
+        "spo": NAN,
+        "kendall": NAN,
+        "kendall_norm": NAN,
+        "valid": float(valid),
+        "indifference_sets": NAN,
+        "invalid_rate": invalid_answers / queries if queries else NAN,
+        "order_consistency": NAN if order_consistency is None else order_consistency,
+        "queries": float(queries),
+    }
+    detail: dict[str, Any] = {}
+    if strict is not None:
+        detail["spo_including_invalid"] = spo_of_relation(user, strict)
+        if valid:
+            value["spo"] = detail["spo_including_invalid"]
+    elif chosen is not None:
+        discordant, weak = discordance_counts(user, chosen)
+        detail.update(
+            spo=spo(user, chosen),
+            kendall=kendall_penalty(user, chosen, p),
+            discordant_pairs=discordant,
+            weakly_discordant_pairs=weak,
+            chosen_indifference_sets=len(chosen),
+        )
+        if valid:
+            value.update(
+                spo=detail["spo"],
+                kendall=detail["kendall"],
+                kendall_norm=detail["kendall"] / unordered_pairs(n) if n > 1 else NAN,
+                indifference_sets=float(len(chosen)),
+            )
+    return value, detail
 
 
 def _describe(order: WeakOrder) -> str:

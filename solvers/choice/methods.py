@@ -14,7 +14,9 @@ from heedbench.solvers.choice.query import ChoiceQuerier
 from heedbench.solvers.choice.relation import (
     Answers,
     Comparison,
+    Validity,
     compare,
+    half_answered,
     is_complete,
     order_consistency,
     pairwise_scc_order,
@@ -41,10 +43,14 @@ class ChoiceResult:
     strict: list[StrictPair] | None = None
     order_consistency: float = math.nan
     undecided_pairs: int = 0
+    half_answered_pairs: int = 0
+    """Pairs asked in both orders with a valid answer in one and ⊥ in the other."""
 
 
 MethodRunner = Callable[[ChoiceQuerier, list[str], random.Random], Awaitable[ChoiceResult]]
 OrderBuilder = Callable[[Answers, list[str]], WeakOrder]
+BOTH_ORDERS: tuple[str, ...] = ("pairwise_score", "pairwise_scc", "pairwise_sort")
+"""The designs that ask each pair in both presentation orders (where `validity` matters)."""
 
 
 async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:
@@ -59,19 +65,24 @@ def _undecided(answers: Answers, objects: Sequence[str]) -> int:
 
 def all_ordered_pairs(
     order_from_answers: Callable[[Answers, list[str]], WeakOrder],
+    validity: Validity = "lenient",
 ) -> MethodRunner:
     """A design that asks all n(n−1) ordered pairs and builds a weak order from the answers.
 
-    Pairwise-Score and Pairwise-SCC differ only in `order_from_answers`.
+    Pairwise-Score and Pairwise-SCC differ only in `order_from_answers`. The context is valid
+    when ≿Q is complete (`lenient`, the paper's definition) and, under `strict`, when no pair
+    was answered in one order and ⊥ in the other.
     """
 
     async def run(querier: ChoiceQuerier, objects: list[str], rng: random.Random) -> ChoiceResult:
         answers = await _ask_all_ordered_pairs(querier, objects)
+        half = half_answered(answers, objects)
         return ChoiceResult(
             chosen=order_from_answers(answers, objects),
-            valid=is_complete(answers, objects),
+            valid=is_complete(answers, objects) and (validity == "lenient" or half == 0),
             order_consistency=order_consistency(answers, objects),
             undecided_pairs=_undecided(answers, objects),
+            half_answered_pairs=half,
         )
 
     return run
@@ -117,29 +128,51 @@ async def run_listwise(
     return ChoiceResult(chosen=[[obj] for obj in ranking], valid=True)
 
 
-async def run_pairwise_sort(
-    querier: ChoiceQuerier, objects: list[str], rng: random.Random
-) -> ChoiceResult:
-    """Tie-aware merge sort: both presentation orders per comparison, O(n log n) queries."""
-    answers: dict[tuple[str, str], str | None] = {}
+def pairwise_sort(validity: Validity = "lenient") -> MethodRunner:
+    """Tie-aware merge sort: both presentation orders per comparison, O(n log n) queries.
 
-    async def compare_both_orders(x: str, y: str) -> Comparison | None:
-        forward, backward = await collect(querier.pairwise(x, y), querier.pairwise(y, x))
-        answers[(x, y)], answers[(y, x)] = forward, backward
-        return compare(answers, x, y)
+    Valid when every comparison made was decided (and, under `strict`, answered in both
+    orders).
+    """
 
-    chosen = await tie_aware_merge_sort(objects, compare_both_orders)
-    undecided = sum(
-        1
-        for x, y in combinations(objects, 2)
-        if (x, y) in answers and compare(answers, x, y) is None
-    )
-    return ChoiceResult(
-        chosen=chosen,
-        valid=undecided == 0,
-        order_consistency=order_consistency(answers, objects),
-        undecided_pairs=undecided,
-    )
+    async def run(querier: ChoiceQuerier, objects: list[str], rng: random.Random) -> ChoiceResult:
+        answers: dict[tuple[str, str], str | None] = {}
+
+        async def compare_both_orders(x: str, y: str) -> Comparison | None:
+            forward, backward = await collect(querier.pairwise(x, y), querier.pairwise(y, x))
+            answers[(x, y)], answers[(y, x)] = forward, backward
+            return compare(answers, x, y)
+
+        chosen = await tie_aware_merge_sort(objects, compare_both_orders)
+        undecided = sum(
+            1
+            for x, y in combinations(objects, 2)
+            if (x, y) in answers and compare(answers, x, y) is None
+        )
+        half = half_answered(answers, objects)
+        return ChoiceResult(
+            chosen=chosen,
+            valid=undecided == 0 and (validity == "lenient" or half == 0),
+            order_consistency=order_consistency(answers, objects),
+            undecided_pairs=undecided,
+            half_answered_pairs=half,
+        )
+
+    return run
+
+
+run_pairwise_sort = pairwise_sort()
+
+
+def method_runner(method: str, validity: Validity = "lenient") -> MethodRunner:
+    """The runner of one design; `validity` applies to the designs that ask both orders."""
+    if method == "pairwise_score":
+        return all_ordered_pairs(pairwise_score_order, validity)
+    if method == "pairwise_scc":
+        return all_ordered_pairs(pairwise_scc_order, validity)
+    if method == "pairwise_sort":
+        return pairwise_sort(validity)
+    return METHOD_RUNNERS[method]
 
 
 METHOD_RUNNERS: dict[str, MethodRunner] = {
@@ -150,3 +183,4 @@ METHOD_RUNNERS: dict[str, MethodRunner] = {
     "listwise": run_listwise,
     "pairwise_sort": run_pairwise_sort,
 }
+"""Each design with the default (lenient) validity."""

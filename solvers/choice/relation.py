@@ -17,6 +17,13 @@ NONE_ANSWER = "none"
 
 Answers = Mapping[tuple[str, str], str | None]
 Comparison = Literal[">", "<", "="]
+Validity = Literal["lenient", "strict"]
+VALIDITY_MODES: tuple[str, ...] = ("lenient", "strict")
+"""How a pair asked in both presentation orders counts towards a valid context.
+
+`lenient` (the default) follows the paper: ≿Q must be complete, so a pair is decided when
+at least one order gave a valid answer. `strict` also requires the other order to be valid:
+a pair answered in one order and ⊥ in the other makes the context invalid."""
 
 
 def weakly_prefers(answers: Answers, x: str, y: str) -> bool:
@@ -40,6 +47,21 @@ def compare(answers: Answers, x: str, y: str) -> Comparison | None:
 def is_complete(answers: Answers, objects: Sequence[str]) -> bool:
     """Whether ≿Q relates every pair of objects (no pair left undecided by ⊥ answers)."""
     return all(compare(answers, x, y) is not None for x, y in combinations(objects, 2))
+
+
+def half_answered(answers: Answers, objects: Sequence[str]) -> int:
+    """Pairs asked in both orders where exactly one order was answered ⊥.
+
+    Under the paper's definition such a pair is still decided (by the valid order); this is
+    what `-T validity=strict` refuses.
+    """
+    return sum(
+        1
+        for x, y in combinations(objects, 2)
+        if (x, y) in answers
+        and (y, x) in answers
+        and (answers[(x, y)] is None) != (answers[(y, x)] is None)
+    )
 
 
 def order_consistency(answers: Answers, objects: Sequence[str]) -> float:

@@ -11,9 +11,10 @@ from inspect_ai.util import StoreModel
 from pydantic import Field
 
 from heedbench.seeding import sample_seed
-from heedbench.solvers.choice.methods import METHOD_RUNNERS
+from heedbench.solvers.choice.methods import method_runner
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.solvers.choice.query import ChoiceQuerier
+from heedbench.solvers.choice.relation import Validity
 
 MAX_FAILURES_KEPT = 20
 """Failed-call reasons kept per context (the count is what matters; a few show the cause)."""
@@ -31,6 +32,7 @@ class ChoiceRun(StoreModel):
     queries: int = 0
     invalid_answers: int = 0
     undecided_pairs: int = 0
+    half_answered_pairs: int = 0
     order_consistency: float | None = None
     invalid_examples: list[dict[str, Any]] = Field(default_factory=list)
     failed_calls: list[str] = Field(default_factory=list)
@@ -51,6 +53,7 @@ def choice_solver(
     score_high: int = 5,
     seed: int = 0,
     cache: bool | CachePolicy = False,
+    validity: Validity = "lenient",
 ) -> Solver:
     """Run one choice design on a context's objects; the objects' presentation order is seeded.
 
@@ -61,8 +64,10 @@ def choice_solver(
         score_high: highest pointwise score.
         seed: seed for presentation order.
         cache: Inspect cache policy for the queries (True for the default policy).
+        validity: `lenient` (the paper's) or `strict`: whether a pair answered in one
+            presentation order and ⊥ in the other leaves the context valid.
     """
-    runner = METHOD_RUNNERS[method]
+    runner = method_runner(method, validity)
     prompt = TEMPLATES[template]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -84,6 +89,7 @@ def choice_solver(
         run.chosen, run.strict, run.valid = result.chosen, result.strict, result.valid
         run.queries, run.invalid_answers = querier.queries, querier.invalid
         run.undecided_pairs = result.undecided_pairs
+        run.half_answered_pairs = result.half_answered_pairs
         consistency = result.order_consistency
         run.order_consistency = None if math.isnan(consistency) else consistency
         run.invalid_examples = querier.invalid_examples

@@ -120,6 +120,37 @@ def test_invalid_answer_in_one_order_keeps_pairwise_score_valid(tmp_path: Path) 
     assert metric(log, "invalid_rate") == 0.5
     assert metric(log, "valid", "total") == 23
     assert metric(log, "spo") == 1.0
+    assert log.eval.metadata is not None and log.eval.metadata["validity"] == "lenient"
+
+
+def half_broken_reply(prompt: str) -> str:
+    """Answers like the oracle when the first-presented name sorts first, else prose (⊥)."""
+    first = prompt.split("Object 1:")[1].splitlines()[0].strip()
+    second = prompt.split("Object 2:")[1].splitlines()[0].strip()
+    return oracle(RANKS)(prompt) if first < second else "no idea"
+
+
+@pytest.mark.parametrize("method", ["pairwise_score", "pairwise_scc", "pairwise_sort"])
+def test_strict_validity_refuses_half_answered_pairs(tmp_path: Path, method: str) -> None:
+    lenient = run(tmp_path, half_broken_reply, method=method)
+    strict = run(tmp_path, half_broken_reply, method=method, validity="strict")
+    assert metric(lenient, "valid", "total") == 23
+    assert metric(strict, "valid", "total") == 0
+    assert math.isnan(metric(strict, "spo"))  # no valid context to average
+    assert strict.eval.metadata is not None and strict.eval.metadata["validity"] == "strict"
+    assert strict.samples is not None
+    score = strict.samples[0].scores["choice_alignment"]  # type: ignore[index]
+    assert score.metadata is not None
+    assert score.metadata["validity"] == "strict"
+    assert score.metadata["half_answered_pairs"] > 0
+
+
+@pytest.mark.parametrize("method", ["pairwise_test", "pointwise", "listwise"])
+def test_strict_validity_leaves_single_order_designs_alone(tmp_path: Path, method: str) -> None:
+    lenient = run(tmp_path, oracle(RANKS), method=method)
+    strict = run(tmp_path, oracle(RANKS), method=method, validity="strict")
+    assert metric(strict, "valid", "total") == metric(lenient, "valid", "total") == 23
+    assert metric(strict, "spo") == metric(lenient, "spo")
 
 
 def test_queries_spent_per_design(tmp_path: Path) -> None:
@@ -177,6 +208,7 @@ def test_presentation_order_is_seeded(tmp_path: Path) -> None:
         ({"method": "pointwise", "score_low": 5, "score_high": 5}, "score_low"),
         ({"p": 2.0}, "-T p: must be a number from 0 to 1"),
         ({"n": 1}, "-T n: must be an integer of at least 2"),
+        ({"validity": "loose"}, "-T validity: must be one of lenient, strict"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:

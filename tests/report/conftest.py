@@ -16,11 +16,21 @@ from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded
 from heedbench.report.render import write_report
-from heedbench.testing import choice_oracle, scripted_model, user_ranks
+from heedbench.solvers.choice.prompts import TEMPLATES
+from heedbench.testing import ContextRanks, Reply, choice_oracle, scripted_model, user_ranks
 from tests.report import foreign, runs
 
 N = 5
-CHOICE_METHODS = ("pointwise", "pairwise_score", "pairwise_test")
+CHOICE_TEMPLATES = {
+    "pointwise": ("T7", "T8"),
+    "pairwise_score": ("T1", "T2"),
+    "pairwise_test": ("T5", "T6"),
+}
+"""Two templates × three designs, each run with the oracle and the picky model."""
+CHANCE_RUNS = (("pointwise", "T7"), ("pairwise_score", "T1"))
+"""The chance model runs the default templates of two designs (none for pairwise_test)."""
+PICKY_GOOD = ("T2", "T6", "T8")
+"""Templates the picky model answers like the oracle (T8 only for contexts without rain)."""
 
 
 def scripted(name: str, reply: str = "ok") -> Model:
@@ -39,23 +49,50 @@ def run(task: object, model: Model | str, log_dir: Path, **kwargs: object) -> No
     eval(task, model=model, display="none", log_dir=str(log_dir), **kwargs)  # type: ignore[arg-type]
 
 
+def template_of(prompt: str) -> str:
+    """Which template a prompt was written from (default 1–5 score range)."""
+    for template_id, template in TEMPLATES.items():
+        if prompt.startswith(template.system.format(score_low=1, score_high=5) + "\n"):
+            return template_id
+    raise AssertionError(f"no template matches {prompt[:80]!r}")
+
+
+def context_of(prompt: str) -> str:
+    return prompt.split("Context:", 1)[1].splitlines()[0]
+
+
+def picky_reply(ranks: ContextRanks) -> Reply:
+    """Exact with the templates in `PICKY_GOOD`, noisy with the others; with T8 it answers
+    prose (⊥) in rainy contexts, so its best-SPO pointwise run is not valid everywhere."""
+    exact, noisy = choice_oracle(ranks), choice_oracle(ranks, noise=0.3)
+
+    def reply(prompt: str) -> str:
+        template = template_of(prompt)
+        if template == "T8" and "rain" in context_of(prompt):
+            return "It depends on the weather, really."
+        return exact(prompt) if template in PICKY_GOOD else noisy(prompt)
+
+    return reply
+
+
 def build_logs(log_dir: Path) -> None:
     ranks = user_ranks(n=N)
-    models: dict[str, Model | str] = {
+    models: dict[str, Model] = {
         "oracle": scripted_model(choice_oracle(ranks), name="oracle"),
-        "noisy": scripted_model(choice_oracle(ranks, noise=0.3), name="noisy"),
-        "random": "heedbench/random",
+        "picky": scripted_model(picky_reply(ranks), name="picky"),
     }
-    for method in CHOICE_METHODS:
-        for name, model in models.items():
-            if method == "pairwise_test" and name == "random":
-                continue  # leaves one design without a chance row
-            run(choice(n=N, method=method), model, log_dir)
-    # an older pointwise run of the noisy model, superseded by a newer one below
+    # an older pointwise T7 run of the picky model, superseded by the newer one below
     run(
-        choice(n=N, method="pointwise"), scripted_model(choice_oracle(ranks), name="noisy"), log_dir
+        choice(n=N, method="pointwise", template="T7"),
+        scripted_model(choice_oracle(ranks), name="picky"),
+        log_dir,
     )
-    run(choice(n=N, method="pointwise"), models["noisy"], log_dir)
+    for method, templates in CHOICE_TEMPLATES.items():
+        for template in templates:
+            for model in models.values():
+                run(choice(n=N, method=method, template=template), model, log_dir)
+    for method, template in CHANCE_RUNS:
+        run(choice(n=N, method=method, template=template), "heedbench/random", log_dir)
 
     # real carryon and prefdisco runs (the failed carryon run is kept out of the numbers)
     runs.carryon_logs(log_dir, fail=broken)

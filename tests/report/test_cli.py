@@ -121,6 +121,7 @@ def test_bad_price_file(tmp_path: Path) -> None:
 def test_all_runs_pools_every_successful_run(log_dir: Path, tmp_path: Path) -> None:
     loaded, sections = build_sections(Options(logs=[str(log_dir)], out=tmp_path, all_runs=True))
     assert loaded.superseded == []
-    assert len([r for r in loaded.used if r.model == "mockllm/noisy"]) == 5
+    # six picky choice runs plus the superseded pointwise T7 run
+    assert len([r for r in loaded.used if r.model == "mockllm/picky"]) == 7
     runs = next(s for s in sections if s.title == "Runs")
     assert "pooled" in runs.intro

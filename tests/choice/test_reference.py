@@ -1,0 +1,121 @@
+"""Reference rows: the reversed user, the all-indifferent chooser and the simulated chance model."""
+
+import math
+import statistics
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from heedbench.evals.choice import choice, choice_dataset
+from heedbench.evals.choice.dataset import default_data_dir
+from heedbench.evals.choice.reference import (
+    all_indifferent,
+    chance_row,
+    data_rows,
+    expected_chance_row,
+    reference_rows,
+    reversed_order,
+)
+from heedbench.preference import strict_pairs
+from heedbench.scorers import kendall_penalty, spo
+
+N = 5
+METHODS = [
+    "pairwise_score",
+    "pairwise_scc",
+    "pairwise_test",
+    "pointwise",
+    "listwise",
+    "pairwise_sort",
+]
+
+
+def test_reversed_and_indifferent_orders() -> None:
+    user = [["a", "b"], ["c"], ["d", "e", "f"]]
+    assert reversed_order(user) == [["d", "e", "f"], ["c"], ["a", "b"]]
+    assert all_indifferent(user) == [["a", "b", "c", "d", "e", "f"]]
+    strict = len(strict_pairs(user))  # 2*1 + 2*3 + 1*3 = 11
+    assert strict == 11
+    assert spo(user, reversed_order(user)) == 0.0
+    assert kendall_penalty(user, reversed_order(user), p=0.5) == strict
+    assert spo(user, all_indifferent(user)) == 0.0
+    assert kendall_penalty(user, all_indifferent(user), p=0.3) == pytest.approx(0.3 * strict)
+
+
+def test_data_rows_on_the_shipped_data_scale_with_strict_pairs() -> None:
+    samples = list(choice_dataset())
+    strict = [len(strict_pairs(s.metadata["user_order"])) for s in samples if s.metadata]
+    reversed_row, indifferent_row = data_rows(samples, p=0.5)
+    assert reversed_row.valid == reversed_row.contexts == 23
+    assert reversed_row.mean("spo") == 0.0
+    assert reversed_row.mean("kendall") == pytest.approx(statistics.fmean(strict))
+    assert 540 <= reversed_row.mean("kendall") <= 600  # the paper's inversion: 568
+    assert indifferent_row.mean("spo") == 0.0
+    assert indifferent_row.mean("kendall") == pytest.approx(0.5 * statistics.fmean(strict))
+    assert indifferent_row.mean("indifference_sets") == 1.0
+
+
+def test_the_data_card_shows_the_computed_data_rows() -> None:
+    card = (default_data_dir() / "README.md").read_text(encoding="utf-8")
+    reversed_row, indifferent_row = data_rows(choice_dataset(), p=0.5)
+    for row in (reversed_row, indifferent_row):
+        line = (
+            f"| {row.label} | — | — | exact | {row.mean('spo'):.3f} | {row.mean('kendall'):.1f} "
+            f"| {row.mean('kendall_norm'):.3f} | 23/23 |"
+        )
+        assert line in card
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_simulated_chance_row_equals_a_real_chance_run(tmp_path: Path, method: str) -> None:
+    log = eval(
+        choice(method=method, n=N, seed=3),
+        model="heedbench/random",
+        display="none",
+        log_dir=str(tmp_path),
+    )[0]
+    assert log.status == "success", log.error
+    real = {}
+    for sample in log.samples or []:
+        assert sample.scores is not None
+        value = sample.scores["choice_alignment"].value
+        assert isinstance(value, dict)
+        real[str(sample.id)] = value
+    row = chance_row(list(choice_dataset(n=N, seed=3)), method, seed=3)
+    assert row.contexts == len(real) == 23
+    for context, simulated in zip(choice_dataset(n=N, seed=3), row.values, strict=True):
+        logged = real[str(context.id)]
+        for key, number in simulated.items():
+            expected = logged[key]
+            if expected is None or (isinstance(expected, float) and math.isnan(expected)):
+                assert math.isnan(number), (context.id, key)
+            else:
+                assert number == pytest.approx(float(expected)), (context.id, key)
+
+
+def test_expected_chance_rows_match_a_long_simulation() -> None:
+    # Averaging the seeded simulation over several chance seeds approaches the closed form.
+    samples = list(choice_dataset(n=8, seed=1))
+    for method in ("pointwise", "listwise", "pairwise_test"):
+        expected = expected_chance_row(samples, method, p=0.5)
+        assert expected is not None
+        runs = [chance_row(samples, method, seed=1, chance_seed=k) for k in range(12)]
+        mean_spo = statistics.fmean(r.mean("spo") for r in runs)
+        assert mean_spo == pytest.approx(expected.mean("spo"), abs=0.04), method
+        if method != "pairwise_test":
+            mean_k = statistics.fmean(r.mean("kendall") for r in runs)
+            assert mean_k == pytest.approx(expected.mean("kendall"), rel=0.06), method
+    assert expected_chance_row(samples, "pairwise_score") is None
+
+
+def test_reference_rows_default_to_every_design() -> None:
+    rows = reference_rows(n=N)
+    kinds = [row.kind for row in rows]
+    assert kinds[:2] == ["reversed", "indifferent"]
+    assert sorted({row.method for row in rows if row.kind == "chance"}) == sorted(METHODS)
+    assert {row.method for row in rows if row.kind == "chance_expected"} == {
+        "pointwise",
+        "listwise",
+        "pairwise_test",
+    }
