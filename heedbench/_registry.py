@@ -2,7 +2,18 @@
 
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
+from heedbench.evals.pipelines.carryon import carryon_candidates, carryon_checklist
+from heedbench.evals.pipelines.prefdisco import prefdisco_personas, prefdisco_profiles
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.models.chance import ChanceModelAPI
 
-__all__ = ["ChanceModelAPI", "carryon", "choice", "prefdisco"]
+__all__ = [
+    "ChanceModelAPI",
+    "carryon",
+    "carryon_candidates",
+    "carryon_checklist",
+    "choice",
+    "prefdisco",
+    "prefdisco_personas",
+    "prefdisco_profiles",
+]
