@@ -75,6 +75,9 @@ def prefdisco_personas(*, count: int = 10, seed: int = 0, structured_output: boo
 def read_library(paths: Sequence[str]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """Personas from `prefdisco_personas` logs or JSON files (a list of personas), in order.
 
+    The logs' personas come in sample order, where the first log is named; an earlier persona
+    is the one kept when a later one nearly duplicates it.
+
     Returns:
         The personas, and sample id -> why it has no persona (failed or errored samples).
 
@@ -85,16 +88,16 @@ def read_library(paths: Sequence[str]) -> tuple[list[dict[str, Any]], dict[str, 
     missing: dict[str, str] = {}
     logs = [path for path in paths if not path.endswith(".json")]
     for path in paths:
-        if path.endswith(".json") and not Path(path).is_dir():
+        if path.endswith(".json"):
             personas.extend(_json_library(path))
-    if logs:
-        chosen = newest(read_build_samples(logs, (PERSONAS_TASK,)))
-        for sample_id in sorted(chosen):
-            sample = chosen[sample_id]
-            if sample.failure is not None or sample.product is None:
-                missing[sample_id] = sample.failure or "no persona"
-                continue
-            personas.append(sample.product["persona"])
+        elif path == logs[0]:  # every log at once, so that a retry's log replaces its run's
+            chosen = newest(read_build_samples(logs, (PERSONAS_TASK,)))
+            for sample_id in sorted(chosen):
+                sample = chosen[sample_id]
+                if sample.failure is not None or sample.product is None:
+                    missing[sample_id] = sample.failure or "no persona"
+                    continue
+                personas.append(sample.product["persona"])
     return personas, missing
 
 

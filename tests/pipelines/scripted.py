@@ -164,7 +164,7 @@ def persona_writer(prompt: str) -> str:
     """A persona that keeps to its brief (name and wording follow from it)."""
     age, region, field = BRIEF.search(prompt).groups()  # type: ignore[union-attr]
     key = sum(map(ord, region + field))
-    name = f"{FIRST[key % len(FIRST)]} {LAST[(key // 7) % len(LAST)]} {region.split()[-1]}"
+    name = f"{FIRST[key % len(FIRST)]} {LAST[(key // 7) % len(LAST)]}"
 
     def features(*keys: str) -> dict[str, str]:
         return {k: f"{k.replace('_', ' ')} of someone in {field}" for k in keys}

@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -149,7 +150,7 @@ def test_the_record_loads_with_the_carryon_loader_and_leaves_review_empty() -> N
     assert record["checklist"][0]["generators"] == ["A"]
 
 
-def record(query_id: str, category: str, kinds: list[str], generators: list[int]) -> dict:
+def record(query_id: str, category: str, kinds: list[str], generators: list[int]) -> dict[str, Any]:
     items = [
         Item(f"Does the response {n}?", kind, tuple("AB"[:count]), ())
         for n, (kind, count) in enumerate(zip(kinds, generators, strict=True))
