@@ -57,11 +57,13 @@ def test_a_persona_missing_a_field_is_named() -> None:
         read_persona(persona)
     persona = shipped_persona()
     persona["demographics"]["age"] = 80
-    with pytest.raises(JudgementError, match="demographics.age: must be an integer from 18 to 75"):
+    with pytest.raises(
+        JudgementError, match=r"demographics\.age: must be an integer from 18 to 75"
+    ):
         read_persona(persona)
     persona = shipped_persona()
     persona["id"] = "jennings_00000000"
-    with pytest.raises(JudgementError, match="persona.id"):
+    with pytest.raises(JudgementError, match=r"persona\.id"):
         check_persona(persona)
 
 
