@@ -15,6 +15,7 @@ unusable reply are not counted: each adds one more call of that step.
 import argparse
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
 
 from heedbench.evals.prefdisco.sources import normalise_problem
@@ -36,15 +37,18 @@ from heedbench.solvers.pipelines.prefdisco_prompts import (
 
 EXAMPLES = Path(__file__).parents[1] / "datasets" / "build_examples"
 CHARS_PER_TOKEN = 4
+MERGED_SHARE = 0.7
+"""Merged items / candidates (true duplicates across generators)."""
 OUTPUT = {
     "answer": 900,  # a generator's full answer
     "item": 35,  # one checklist item as JSON (candidate, merged or refined)
     "items_per_answer": 12,  # candidates extracted from one answer
-    "merged_share": 0.7,  # merged items / candidates (true duplicates across generators)
     "persona": 900,
     "dimension": 90,  # one profile dimension as JSON
     "criterion": 120,  # one rubric criterion (levels 1/3/5) as JSON
 }
+Step = tuple[str, str, int, int, int]
+"""(step, model, calls, input tokens per call, output tokens per call)."""
 FILLER_ITEM = "Does the response name the specific regulation that applies and say who enforces it?"
 
 
@@ -53,19 +57,19 @@ def tokens(text: str) -> int:
     return len(text) // CHARS_PER_TOKEN + 1
 
 
-def carryon(queries: int, generators: list[str], extractor: str, merger: str) -> list[tuple]:
+def carryon(queries: int, generators: list[str], extractor: str, merger: str) -> list[Step]:
     """(step, model, calls, input tokens per call, output tokens per call) rows."""
     rows = [json.loads(line) for line in (EXAMPLES / "carryon_queries.jsonl").open()]
     answer = "x" * (OUTPUT["answer"] * CHARS_PER_TOKEN)
     per_answer = OUTPUT["items_per_answer"]
     n_candidates = per_answer * len(generators)
-    n_merged = round(n_candidates * OUTPUT["merged_share"])
+    n_merged = round(n_candidates * MERGED_SHARE)
     candidates = [Candidate(f"c{i}", FILLER_ITEM, "Legal Framework", ("m",))
                   for i in range(1, n_candidates + 1)]  # fmt: skip
     merged = [Item(FILLER_ITEM, "Legal Framework", ("m",), ("c1",)) for _ in range(n_merged)]
 
-    def mean(render: object) -> int:
-        return round(statistics.mean(tokens(render(row)) for row in rows))  # type: ignore[operator]
+    def mean(render: Callable[[dict[str, str]], str]) -> int:
+        return round(statistics.mean(tokens(render(row)) for row in rows))
 
     steps = [
         *[("answer", g, queries, mean(answer_prompt), OUTPUT["answer"]) for g in generators],
@@ -80,7 +84,7 @@ def carryon(queries: int, generators: list[str], extractor: str, merger: str) ->
 
 
 def prefdisco(generator: str, personas: int, problems: int, per_problem: int,
-              dimensions: int) -> list[tuple]:  # fmt: skip
+              dimensions: int) -> list[Step]:  # fmt: skip
     """(step, model, calls, input tokens per call, output tokens per call) rows."""
     shipped = shipped_data_dir("prefdisco") / "benchmark_1k" / "math" / "train.jsonl"
     persona = json.loads(shipped.read_text().splitlines()[1])["persona"]
@@ -100,7 +104,7 @@ def prefdisco(generator: str, personas: int, problems: int, per_problem: int,
     ]  # fmt: skip
 
 
-def report(steps: list[tuple]) -> str:
+def report(steps: list[Step]) -> str:
     """A Markdown table of calls, tokens and dollars per step, and the total."""
     lines = ["| step | model | calls | input tok/call | output tok/call | cost |",
              "|---|---|---|---|---|---|"]  # fmt: skip
@@ -116,8 +120,9 @@ def report(steps: list[tuple]) -> str:
 
 def main() -> None:
     """Print the estimate for one pipeline."""
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="pipeline", required=True)
     c = sub.add_parser("carryon")
     c.add_argument("--queries", type=int, default=398)
