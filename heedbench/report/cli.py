@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from heedbench.evals.pipelines.command import add_build_parser, run_build
 from heedbench.prices import load_prices
 from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
@@ -111,12 +112,15 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULTS.repetition,
         help="carryon repetitive recovery: mean BC redundancy at least this (default: %(default)s)",
     )
+    add_build_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `heedbench` console script."""
     args = _parser().parse_args(argv)
+    if args.command == "build":
+        return run_build(args)
     options = Options(
         logs=args.logs,
         out=Path(args.output),

@@ -122,16 +122,15 @@ def summary(log: EvalLog) -> dict[str, float]:
 
 
 def test_the_shipped_sets_are_as_large_as_promised() -> None:
-    carryon = list(carryon_cases())
-    items = sum(len(s.metadata["items"]) for s in carryon if s.metadata["part"] == "checklist")  # type: ignore[index]
-    harm = [s for s in carryon if s.metadata["part"] == "harm"]  # type: ignore[index]
-    rubric = list(prefdisco_cases())
-    criteria = sum(len(s.metadata["criteria"]) for s in rubric)  # type: ignore[index]
+    carryon = [dict(s.metadata or {}) for s in carryon_cases()]
+    rubric = [dict(s.metadata or {}) for s in prefdisco_cases()]
+    items = sum(len(m["items"]) for m in carryon if m["part"] == "checklist")
+    harm = [m for m in carryon if m["part"] == "harm"]
+    criteria = sum(len(m["criteria"]) for m in rubric)
     assert items >= 150 and len(harm) >= 60 and criteria >= 100
-    assert sum(1 for s in carryon if s.metadata["adversarial"]) >= 30  # type: ignore[index]
-    assert sum(1 for s in rubric if s.metadata["adversarial"]) >= 30  # type: ignore[index]
-    categories = {s.metadata["category"] for s in harm}  # type: ignore[index]
-    assert len(categories) == 4
+    assert len([m for m in carryon if m["adversarial"]]) >= 30
+    assert len([m for m in rubric if m["adversarial"]]) >= 30
+    assert len({m["category"] for m in harm}) == 4
 
 
 def test_a_perfect_grader_agrees_everywhere(tmp_path: Any) -> None:

@@ -1,0 +1,130 @@
+"""The model-driven steps of the PrefDisco build, as Inspect solvers (role `generator`).
+
+`write_persona` (task `prefdisco_personas`): one persona from a seeded starting point.
+`profile_and_rubric` (task `prefdisco_profiles`): for one problem × persona, a sparse
+preference profile, then a rubric with levels 1/3/5 for every dimension; weights are
+computed (importance / total), never asked for.
+
+Products go to the sample's store under `PRODUCT`; a blocked call or a reply still unusable
+after the retries is recorded under `failure`; a call that keeps glitching errors the sample
+(`inspect eval-retry` runs it again).
+"""
+
+from typing import Any
+
+from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+from heedbench.evals.prefdisco.sources import normalise_problem
+from heedbench.roles import role_model
+from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name
+from heedbench.solvers.pipelines.prefdisco_checks import (
+    evaluation_rubric,
+    personalized_record,
+    preferences,
+    problem_context,
+    read_persona,
+    read_profile,
+    read_rubric,
+)
+from heedbench.solvers.pipelines.prefdisco_prompts import (
+    PERSONA_SCHEMA,
+    PROFILE_SCHEMA,
+    RUBRIC_SCHEMA,
+    persona_prompt,
+    profile_prompt,
+    rubric_prompt,
+)
+
+GENERATOR = "generator"
+PERSONA_CONFIG = GenerateConfig(temperature=0.9, max_tokens=3000)
+PROFILE_CONFIG = GenerateConfig(temperature=0.7, max_tokens=6000)
+RUBRIC_RETRIES = 2
+"""Extra attempts at a rubric whose names do not match the profile (the release tries 3 times)."""
+
+
+def _summary(state: TaskState, text: str) -> None:
+    state.output = ModelOutput.from_content(model="build", content=text)
+
+
+@solver
+def write_persona(structured: bool = True) -> Solver:
+    """The generator writes one persona in the release's schema from the sample's brief."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        brief: dict[str, Any] = state.metadata["brief"]
+        model = role_model(GENERATOR, config=PERSONA_CONFIG)
+        product: dict[str, Any] = {"brief": brief, "generator": model_name(model)}
+        try:
+            product["persona"] = await ask_json(
+                model,
+                persona_prompt(brief),
+                read_persona,
+                keys=("name", "demographics"),
+                schema=PERSONA_SCHEMA if structured else None,
+                role=GENERATOR,
+                step="persona",
+            )
+        except StepFailed as failure:
+            product["failure"] = str(failure)
+        state.store.set(PRODUCT, product)
+        persona = product.get("persona")
+        _summary(state, persona["id"] if persona else f"failed: {product['failure']}")
+        return state
+
+    return solve
+
+
+@solver
+def profile_and_rubric(
+    dimensions: int, expertise: tuple[int, int], structured: bool = True
+) -> Solver:
+    """The generator writes a sparse profile for the sample's problem × persona, then its rubric.
+
+    Args:
+        dimensions: dimensions per profile (the release: 20).
+        expertise: (fewest, most) dimensions of type expertise (the release: 2, 3).
+        structured: ask for structured output (strict JSON schemas).
+    """
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        meta = state.metadata
+        source, row, persona = meta["source"], meta["row"], meta["persona"]
+        problem = normalise_problem(source, row)
+        model = role_model(GENERATOR, config=PROFILE_CONFIG)
+        product: dict[str, Any] = {"source": source, "generator": model_name(model)}
+        state.store.set(PRODUCT, product)
+        try:
+            entries = await ask_json(
+                model,
+                profile_prompt(problem, persona, dimensions, expertise),
+                lambda verdict: read_profile(verdict, dimensions, expertise),
+                keys=("dimensions",),
+                schema=PROFILE_SCHEMA if structured else None,
+                role=GENERATOR,
+                step="preference profile",
+            )
+            profile = preferences(entries, problem_context(source))
+            criteria = await ask_json(
+                model,
+                rubric_prompt(problem, profile),
+                lambda verdict: read_rubric(verdict, list(profile)),
+                keys=("criteria",),
+                schema=RUBRIC_SCHEMA if structured else None,
+                role=GENERATOR,
+                step="rubric",
+                retries=RUBRIC_RETRIES,
+            )
+        except StepFailed as failure:
+            product["failure"] = str(failure)
+            state.store.set(PRODUCT, product)
+            _summary(state, f"failed: {failure}")
+            return state
+        product["record"] = personalized_record(
+            meta["index"], row, persona, profile, evaluation_rubric(profile, criteria)
+        )
+        state.store.set(PRODUCT, product)
+        _summary(state, f"{len(profile)} dimensions and their rubric")
+        return state
+
+    return solve
