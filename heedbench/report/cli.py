@@ -12,6 +12,7 @@ from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
+from heedbench.report.judge_check import judge_check_section
 from heedbench.report.load import Loaded, NoLogsError, load_runs
 from heedbench.report.prefdisco import prefdisco_section
 from heedbench.report.render import terminal_summary, write_report
@@ -58,6 +59,7 @@ def build_sections(options: Options) -> tuple[Loaded, list[Section]]:
         choice_section(loaded),
         carryon_section(loaded, options.thresholds),
         prefdisco_section(loaded),
+        judge_check_section(loaded),
     ]
     sections = [s for s in families if s is not None]
     return loaded, [*sections, cost_section(loaded, prices), inventory]

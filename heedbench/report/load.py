@@ -32,7 +32,7 @@ from inspect_ai.analysis import (
 )
 from inspect_ai.log import EvalSample, EvalSampleSummary, list_eval_logs
 
-FAMILIES = ("choice", "carryon", "prefdisco")
+FAMILIES = ("choice", "carryon", "prefdisco", "carryon_judge_check", "prefdisco_judge_check")
 
 _EXTRA_EVAL_COLUMNS = [
     EvalColumn("task_metadata", path="eval.metadata"),

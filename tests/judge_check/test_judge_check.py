@@ -103,10 +103,10 @@ def noisy(case: dict[str, Any], unit: str, gold: Any) -> Any:
     return 1 if gold >= 3 else 5
 
 
-def run(task: Any, verdict: Verdict, **kwargs: Any) -> EvalLog:
+def run(task: Any, verdict: Verdict, name: str = "grader-under-test", **kwargs: Any) -> EvalLog:
     log = eval(
         task,
-        model=scripted_model(grader(verdict), "grader-under-test"),
+        model=scripted_model(grader(verdict), name),
         display="none",
         log_dir=str(kwargs.pop("log_dir")),
         **kwargs,
@@ -221,3 +221,20 @@ def test_a_broken_case_file_names_file_record_and_field(tmp_path: Any) -> None:
     )
     with pytest.raises(JudgeCheckDataError, match=r"record 1.*'criteria'\[0\], field 'score'"):
         prefdisco_cases(str(tmp_path))
+
+
+def test_the_report_has_a_grader_table(tmp_path: Any) -> None:
+    from heedbench.report.cli import Options, build_sections
+
+    run(carryon_judge_check(part="harm"), perfect, "steady", log_dir=tmp_path)
+    run(carryon_judge_check(part="harm"), obeys_injections, "gullible", log_dir=tmp_path)
+    _, sections = build_sections(Options(logs=[str(tmp_path)], out=tmp_path / "report"))
+    [graders] = [s for s in sections if s.title.startswith("Graders")]
+    table = graders.tables[0]
+    rows = {row[1]: dict(zip(table.columns, row, strict=True)) for row in table.rows}
+    assert rows["steady"]["harm_qwk"] == "1.00 ✓" and rows["steady"]["flip_rate"] == "0.00 ✓"
+    assert rows["gullible"]["flip_rate"] == "1.00 ✗"
+    assert rows["steady"]["cases"] == "72/72 scored"
+    text = "\n".join(graders.summary)
+    assert "carryon_judge_check steady: meets every threshold" in text
+    assert "gullible: below threshold on" in text and "flip_rate" in text
