@@ -26,6 +26,7 @@ from heedbench.scorers.prefdisco.metrics import (
     condition_mean,
     condition_stderr,
     discovery_below_baseline,
+    normalized_alignment_by_source,
     normalized_alignment_metric,
 )
 from heedbench.solvers.prefdisco.prompts import Protocol
@@ -41,6 +42,7 @@ from heedbench.solvers.prefdisco.solver import PrefDiscoRun, grader_config
             condition_mean(),
             condition_stderr(),
             normalized_alignment_metric(),
+            normalized_alignment_by_source(),
             discovery_below_baseline(),
         ],
         "correct": [

@@ -60,6 +60,7 @@ def test_normalized_alignment_from_a_hand_checkable_run(tmp_path: Path) -> None:
     assert metric(log, "prefalign", "condition_mean_discovery") == pytest.approx(3.0)
     assert metric(log, "prefalign", "condition_mean_oracle") == pytest.approx(4.0)
     assert metric(log, "prefalign", "normalized_alignment") == pytest.approx(50.0)
+    assert metric(log, "prefalign", "normalized_alignment_by_source_math") == pytest.approx(50.0)
     assert metric(log, "prefalign", "discovery_below_baseline") == 0.0
     assert metric(log, "questions", "condition_mean_discovery") == 2.0
     assert metric(log, "questions", "condition_mean_baseline") == 0.0
