@@ -51,7 +51,7 @@ def condition_means(scores: list[SampleScore]) -> dict[str, float]:
 
 
 def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]]:
-    """source -> record (problem id) -> condition -> value."""
+    """Scores as source -> record (problem id) -> condition -> value."""
     to_float = value_to_float()
     found: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
     for score in scores:
