@@ -1,18 +1,22 @@
 """Model calls, tokens and dollars per `prefdisco` sample, by condition and role.
 
-Runs `prefdisco -T condition=all` on the shipped sample with scripted models, once per judge
-mode, and counts every call each role makes per sample. Scripted models report a fixed,
-synthetic token usage (90 in / 8 out per call), so tokens are *estimated* from the text that
-actually crosses each call: prompt characters / 4 in, reply characters / 4 out. The scripted
-replies have realistic lengths (`--answer-chars`, `--user-chars`), and the evaluated model asks
-`--questions` questions in discovery (the paper's models average 1.48).
+Runs `prefdisco -T condition=all` (default protocol `paper`; `--protocol budgeted` for the
+earlier one) on the shipped sample with scripted models, once per judge mode (per_criterion,
+the default, and batched), and counts every call each role makes per sample. Scripted models
+report a fixed, synthetic token usage (90 in / 8 out per call), so tokens are *estimated* from
+the text that actually crosses each call: prompt characters / 4 in, reply characters / 4 out.
+The scripted replies have realistic lengths (`--answer-chars`, `--user-chars`), and the
+evaluated model asks `--questions` questions in discovery (the paper's models average 1.48)
+and then answers. Under `paper` that answer ends the questions and the final answer is still
+requested, so discovery costs the evaluated model `questions + 2` calls, two of them full
+answers; under `budgeted` the model's own answer is judged (`questions + 1` calls).
 
 The dollar figure is for a full 1K source of the public release (100 problems x 10 personas =
 1,000 records, x 3 conditions) at the prices in `heedbench/prices.py`. The release's records
 have 20 rubric criteria, the shipped sample about 5, so PrefAlign grading is also scaled to 20
 criteria (per-criterion: calls x 20/n; batched: the criteria listing x 20/n).
 
-Usage: python -m benchmarks.prefdisco_cost [--source math] [--questions 2]
+Usage: python -m benchmarks.prefdisco_cost [--source math] [--questions 2] [--protocol paper]
        [--model openai/gpt-4o-mini] [--user openai/gpt-4o-mini] [--grader openai/gpt-4o]
 """
 
@@ -30,19 +34,26 @@ from inspect_ai.model import Model
 
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
+from heedbench.solvers.prefdisco import prompts
 from heedbench.testing import scripted_model
 
 RESULTS = Path(__file__).parent / "results" / "prefdisco_cost.json"
+"""Where the default protocol's figures go; `--protocol budgeted` writes
+`prefdisco_cost_budgeted.json` beside it."""
 CHARS_PER_TOKEN = 4
 RELEASE_RECORDS = 1000
 RELEASE_CRITERIA = 20
 CONDITIONS = ("baseline", "discovery", "oracle")
 
 
+ORACLE_OPENINGS = (prompts.PAPER_ORACLE_SYSTEM[:60], prompts.ORACLE_SYSTEM[:30])
+FINAL_REQUESTS = (prompts.PAPER_FINAL_REQUEST, prompts.FINAL_REQUEST)
+
+
 def condition_of(prompt: str) -> str:
-    if "never talked to before" in prompt:
+    if "`QUESTION:`" in prompt:  # only the discovery system messages explain the marker
         return "discovery"
-    return "oracle" if "one particular person" in prompt else "baseline"
+    return "oracle" if any(opening in prompt for opening in ORACLE_OPENINGS) else "baseline"
 
 
 class Meter:
@@ -72,7 +83,8 @@ def scripted(
     def model(prompt: str) -> str:
         condition = condition_of(prompt)
         asked = len(re.findall(r"^QUESTION:", prompt, re.MULTILINE))
-        if condition == "discovery" and asked < questions and "complete final answer" not in prompt:
+        requested = any(request in prompt for request in FINAL_REQUESTS)
+        if condition == "discovery" and asked < questions and not requested:
             reply = f"QUESTION: How much detail and which notation suit you best? ({asked})"
         else:
             prefix = "FINAL ANSWER: " if condition == "discovery" else ""
@@ -109,13 +121,13 @@ def scripted(
     )
 
 
-def run(source: str, judge: str, args: argparse.Namespace) -> dict[str, Any]:
+def run(source: str, judge: str, protocol: str, args: argparse.Namespace) -> dict[str, Any]:
     meter = Meter()
     model, user, grader = scripted(meter, args.questions, args.answer_chars, args.user_chars)
     with tempfile.TemporaryDirectory() as log_dir:
         start = time.perf_counter()
         log = eval(
-            prefdisco(condition="all", source=source, judge=judge),
+            prefdisco(condition="all", source=source, judge=judge, protocol=protocol),
             model=model,
             model_roles={"user": user, "grader": grader},
             display="none",
@@ -143,7 +155,8 @@ def run(source: str, judge: str, args: argparse.Namespace) -> dict[str, Any]:
                 "tokens_out": meter.chars_out[key] / n / CHARS_PER_TOKEN,
             }
     return {
-        "source": source, "judge": judge, "samples": len(log.samples), "seconds": seconds,
+        "source": source, "judge": judge, "protocol": protocol, "samples": len(log.samples),
+        "seconds": seconds,
         "mean_criteria": mean_criteria, "per_sample": rows,
         "criteria_entry_tokens": (meter.criteria_chars / max(meter.criteria_count, 1))
         / CHARS_PER_TOKEN,
@@ -183,6 +196,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--source", default="math")
     parser.add_argument("--questions", type=int, default=2)
+    parser.add_argument("--protocol", default="paper", choices=("paper", "budgeted"))
     parser.add_argument("--answer-chars", type=int, default=2400)
     parser.add_argument("--user-chars", type=int, default=100)
     parser.add_argument("--model", default="openai/gpt-4o-mini")
@@ -193,8 +207,8 @@ def main() -> None:
     prices = load_prices(args.prices)
     models = {"model": args.model, "user": args.user, "grader": args.grader}
     results = []
-    for judge in ("batched", "per_criterion"):
-        result = run(args.source, judge, args)
+    for judge in ("per_criterion", "batched"):
+        result = run(args.source, judge, args.protocol, args)
         result["dollars_1k_source_measured"] = cost(result, prices, models, scale=False)
         result["dollars_1k_source_20_criteria"] = cost(result, prices, models, scale=True)
         results.append(result)
@@ -202,9 +216,15 @@ def main() -> None:
     output = {"prices_as_of": PRICES_AS_OF, "models": models,
               "prices": {m: vars(prices[m]) for m in set(models.values())},
               "chars_per_token": CHARS_PER_TOKEN, "questions": args.questions,
+              "protocol": args.protocol,
               "answer_chars": args.answer_chars, "results": results}  # fmt: skip
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(output, indent=2))
+    results_file = (
+        RESULTS
+        if args.protocol == "paper"
+        else RESULTS.with_name(f"prefdisco_cost_{args.protocol}.json")
+    )
+    results_file.parent.mkdir(exist_ok=True)
+    results_file.write_text(json.dumps(output, indent=2))
     print("\n| judge | condition | role | calls / sample | est. tokens in | est. tokens out |")
     print("|---|---|---|---|---|---|")
     for result in results:

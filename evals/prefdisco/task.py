@@ -27,8 +27,8 @@ from heedbench.roles import check_roles_at_build
 from heedbench.scorers.prefdisco.correctness import CorrectnessMode
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
-from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
-from heedbench.solvers.prefdisco.solver import prefdisco_solver
+from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, Protocol, UserType
+from heedbench.solvers.prefdisco.solver import EVALUATED_CONFIG, prefdisco_solver
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 MAX_FIXED_QUESTIONS = 20
@@ -107,6 +107,7 @@ def samples(records: Sequence[PrefDiscoRecord], conditions: Sequence[str], user_
 def prefdisco(
     *,
     condition: str = "all",
+    protocol: str = "paper",
     source: str = "math",
     variant: str = "1k",
     data: str | None = None,
@@ -114,7 +115,7 @@ def prefdisco(
     max_turns: int = 5,
     user_type: str = "passive",
     fixed_questions: int | None = None,
-    judge: str = "batched",
+    judge: str = "per_criterion",
     correctness: str = "deterministic",
     strict: bool = False,
     max_problems: int | None = None,
@@ -128,6 +129,14 @@ def prefdisco(
         condition: baseline (task alone), discovery (may ask the simulated user first),
             oracle (profile given up front) or all (the three on the same records, which gives
             normalized alignment).
+        protocol: paper (default: the PrefDisco reference evaluator's protocol — the oracle
+            and the final request say the answer is judged on how well it fits the user's
+            preferences; discovery starts by asking one or two questions per turn, is not told
+            its budget, and the final answer is always requested after the loop; fixed-k runs
+            exactly k question turns; the evaluated model runs at temperature 0.7 unless
+            --temperature says otherwise, the grader at 0.1 with 4,096 tokens) or budgeted
+            (heedbench's earlier protocol: the model may ask up to max_turns questions, one per
+            message, is told the budget, and an answer it gives by itself is judged).
         source: one of math, aime, medqa, commonsenseqa, socialiqa, logiqa, simpleqa, mascqa,
             scienceqa, mmlu, or all (every source present in the data).
         variant: 1k or 5k (the public release's two sizes; 5k covers aime, commonsenseqa,
@@ -135,13 +144,17 @@ def prefdisco(
         data: unset for the shipped offline sample; a JSONL file or a release-layout folder;
             or "hub" for stellalisy/prefq-bench (needs revision).
         revision: hub commit to pin (required with data=hub).
-        max_turns: questions the model may ask in discovery before the answer is requested.
-        user_type: passive (minimal answers, a preference only when asked about it) or
-            collaborative (volunteers relevant context).
-        fixed_questions: make the model ask exactly this many questions (the paper uses 2, 4,
-            8); overrides max_turns.
-        judge: PrefAlign grading: batched (all criteria in one grader call; default, about 20
-            times fewer calls) or per_criterion (one call per criterion, as in the paper).
+        max_turns: discovery turns before the answer is requested (paper: model messages,
+            questions or an answer; budgeted: questions).
+        user_type: passive (minimal answers, a preference only when asked about it),
+            passive_stop (the same, but may end the questions with a stop signal; paper only)
+            or collaborative (volunteers context; under paper it may also ask follow-ups and
+            end the questions with a stop signal).
+        fixed_questions: make the model ask exactly this many times (the paper uses 2, 4, 8);
+            overrides max_turns.
+        judge: PrefAlign grading: per_criterion (default: one grader call per criterion, as in
+            the paper) or batched (all criteria in one grader call, about 20 times fewer calls
+            on the release).
         correctness: deterministic (default: the answer is read without a grader where the
             response commits to one answer unambiguously, graded otherwise) or grader (the
             grader judges every answer, as the reference evaluator does).
@@ -159,8 +172,13 @@ def prefdisco(
             verdict; set false for a provider that rejects response schemas.
     """
     conditions = resolve_conditions(condition)
+    params.one_of("protocol", protocol, get_args(Protocol))
     params.one_of("variant", variant, get_args(Variant))
     params.one_of("user_type", user_type, get_args(UserType))
+    if protocol == "budgeted" and user_type == "passive_stop":
+        raise params.ParameterError(
+            f"-T user_type={user_type}: a user who can stop the questions needs -T protocol=paper"
+        )
     params.one_of("judge", judge, get_args(JudgeMode))
     params.one_of("correctness", correctness, get_args(CorrectnessMode))
     max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
@@ -201,6 +219,7 @@ def prefdisco(
         solver=prefdisco_solver(
             **load,  # type: ignore[arg-type]
             roles=roles,
+            protocol=cast(Protocol, protocol),
             max_turns=max_turns,
             user_type=user_type,
             fixed_questions=fixed_questions,
@@ -212,12 +231,15 @@ def prefdisco(
             correctness_mode=cast(CorrectnessMode, correctness),
             allow_self_roles=allow_self_roles,
             structured=structured_verdicts,
+            protocol=cast(Protocol, protocol),
         ),
-        version="1.1.0",
+        config=EVALUATED_CONFIG[cast(Protocol, protocol)],
+        version="2.0.0",
         metadata={
             "family": "prefdisco",
             "dataset_ids": [sample.id for sample in dataset],
             "conditions": list(conditions),
+            "protocol": protocol,
             "sources": list(sources),
             "variant": variant,
             "user_type": user_type,

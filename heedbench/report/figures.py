@@ -257,3 +257,34 @@ def histograms(
     ax.grid(axis="y", alpha=0.3)
     ax.legend(fontsize=8)
     _save(fig, path)
+
+
+FitSeries = dict[str, tuple[Sequence[float], Sequence[float], float, float, Estimate]]
+"""Series label -> (x values, y values, least-squares slope, intercept, Pearson r)."""
+
+
+def scatter_fits(path: Path, *, series: FitSeries, title: str, xlabel: str, ylabel: str) -> None:
+    """One colour per series: its points and its least-squares line, labelled with Pearson r.
+
+    x is jittered by up to ±0.15, so that points on equal integer values stay visible.
+    """
+    plt = _pyplot()
+    import numpy as np  # noqa: PLC0415
+
+    fig, ax = plt.subplots(figsize=(6.8, 4.6))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    jitter = np.random.default_rng(0)
+    for index, (label, (xs, ys, slope, intercept, r)) in enumerate(series.items()):
+        colour = colours[index % len(colours)]
+        shifted = [x + jitter.uniform(-0.15, 0.15) for x in xs]
+        r_text = "r n/a" if r.missing else f"r = {r.value:.2f}"
+        ax.scatter(shifted, ys, s=14, alpha=0.5, color=colour, label=f"{label}: {r_text}")
+        if xs and not math.isnan(slope):
+            line_x = [min(xs), max(xs)]
+            ax.plot(line_x, [intercept + slope * x for x in line_x], color=colour, linewidth=1.6)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    _save(fig, path)

@@ -1,36 +1,104 @@
 """`prefdisco` section: does asking questions personalise the answer, and at what cost?
 
-PrefAlign (1–5) per condition; normalized alignment 100·(D − B)/(O − B) over the records
-(problem × persona) scored in all three conditions, with a bootstrap interval that resamples
-those records; the share of records whose discovery answer aligns worse than the baseline
-(D < B, paired by problem and persona); accuracy; and questions asked in discovery.
+Every row, series and summary line belongs to one model under one *setting*: the task
+parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
+fixed_questions, user_type, correctness, structured_verdicts, data, revision, variant,
+max_problems, seed). Runs of a model that differ in anything else (the condition they ran,
+`source`, `strict`, `allow_self_roles`) are pooled into its row; runs that differ in a setting
+never are. A setting is named by `protocol`, `judge` and `user_type`, plus every other key that
+differs from the task's default.
+
+Per model × setting × source (and over all sources):
+- PrefAlign (1–5) and accuracy per condition, questions asked in discovery;
+- normalized alignment 100·(D − B)/(O − B) over the records (problem × persona) scored in all
+  three conditions, with a bootstrap interval that resamples those records; over all sources,
+  the mean of the sources' values (the bootstrap resamples records within each source);
+- the share of records whose discovery answer aligns worse than the baseline (D < B).
+
+Then the paper's summaries: the share of model × source pairs with negative normalized
+alignment (its 29.0%), questions asked against PrefAlign per provider with Pearson r and a
+least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k by source
+(its Figure 5).
 """
 
+import json
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from heedbench.report import figures
-from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
+from heedbench.report.document import MISSING, Figure, Section, Table, per_sample, short_model
 from heedbench.report.load import Loaded, read_samples
-from heedbench.report.stats import Estimate, bootstrap, fmt, mean_se
+from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
 from heedbench.scorers import normalized_alignment
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 ALL = "all sources"
 UNIT = ["m_problem_id", "m_persona_id"]
+PAPER_NEGATIVE_SHARE = 0.29
+"""The paper's share of model × task pairs with negative normalized alignment (29.0%)."""
+
+SETTING_DEFAULTS: dict[str, Any] = {
+    "protocol": "paper",
+    "judge": "per_criterion",
+    "max_turns": 5,
+    "fixed_questions": None,
+    "user_type": "passive",
+    "correctness": "deterministic",
+    "structured_verdicts": True,
+    "data": None,
+    "revision": None,
+    "variant": "1k",
+    "max_problems": None,
+    "seed": None,
+}
+"""The task parameters that change the measurement, with the task's defaults."""
+SETTING_KEYS = tuple(SETTING_DEFAULTS)
+ALWAYS_SHOWN = ("protocol", "judge", "user_type")
+LEGACY: dict[str, Any] = {"protocol": "budgeted", "judge": "batched"}
+"""What a log written before a parameter existed ran with (before `protocol`, every run was
+what is now `budgeted`; before per-criterion became the default, judging was batched)."""
+DRAW_SEED = 42
+"""The seed a `max_problems` draw uses when `seed` is unset."""
+
+
+def run_setting(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The measurement setting of a run, from its task arguments (defaults included)."""
+    setting = {
+        key: args.get(key, LEGACY.get(key, default)) for key, default in SETTING_DEFAULTS.items()
+    }
+    if setting["max_problems"] is not None and setting["seed"] is None:
+        setting["seed"] = DRAW_SEED
+    return setting
+
+
+def setting_label(setting: Mapping[str, Any], hide: Sequence[str] = ()) -> str:
+    """`key=value` text: protocol, judge and user type, then every other non-default key."""
+    others = [key for key in SETTING_KEYS if key not in ALWAYS_SHOWN]
+    shown = [
+        f"{key}={setting[key]}"
+        for key in (*ALWAYS_SHOWN, *others)
+        if key not in hide and (key in ALWAYS_SHOWN or setting[key] != SETTING_DEFAULTS[key])
+    ]
+    return ", ".join(shown)
+
+
+def provider_of(model: str) -> str:
+    """The provider a model name starts with (after a `mockllm/` test prefix)."""
+    return short_model(model).split("/", maxsplit=1)[0]
 
 
 @dataclass(frozen=True)
 class PrefDiscoRow:
-    """One model × user type × source (or all sources) row."""
+    """One model × setting × source (or all sources) row."""
 
     model: str
-    user_type: str
+    setting: dict[str, Any]
     source: str
     prefalign: dict[str, Estimate]
     accuracy: dict[str, Estimate]
@@ -41,6 +109,16 @@ class PrefDiscoRow:
     missing: str
     """Why normalized alignment is missing ('' when it is not)."""
 
+    @property
+    def settings(self) -> str:
+        """The setting as shown in tables, figures and summary lines."""
+        return setting_label(self.setting)
+
+    @property
+    def user_type(self) -> str:
+        """The simulated user type of the setting."""
+        return str(self.setting["user_type"])
+
 
 def _paired(group: pd.DataFrame) -> pd.DataFrame:
     """Records (problem × persona) as rows, PrefAlign per condition as columns."""
@@ -50,23 +128,82 @@ def _paired(group: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def _normalized(paired: pd.DataFrame, rng: np.random.Generator) -> tuple[Estimate, str]:
+Units = np.ndarray[Any, np.dtype[np.float64]]
+"""Records × 3: baseline, discovery and oracle PrefAlign of each record."""
+NO_UNITS: Units = np.zeros((0, 3))
+
+
+def _complete(paired: pd.DataFrame) -> tuple[Units, str]:
     missing = [c for c in CONDITIONS if c not in paired.columns]
     if missing:
-        return Estimate(math.nan, 0), f"{MISSING}, no {' or '.join(missing)} run"
+        return NO_UNITS, f"{MISSING}, no {' or '.join(missing)} run"
     complete = paired[list(CONDITIONS)].dropna()
     if complete.empty:
-        return Estimate(math.nan, 0), f"{MISSING}, no record scored in all three conditions"
-    units = [tuple(row) for row in complete.itertuples(index=False)]
+        return NO_UNITS, f"{MISSING}, no record scored in all three conditions"
+    return complete.to_numpy(dtype=np.float64), ""
 
-    def statistic(sample: Sequence[object]) -> float:
-        b, d, o = (float(np.mean([u[i] for u in sample])) for i in range(3))  # type: ignore[index]
-        return normalized_alignment(b, d, o)
 
-    estimate = bootstrap(units, statistic, rng=rng)
-    if math.isnan(estimate.value):
-        return estimate, f"{MISSING}, oracle = baseline (scale undefined)"
-    return estimate, ""
+def _alignments(means: Units) -> Units:
+    """100·(D − B)/(O − B) for each row of condition means; NaN where O = B."""
+    gap = means[..., 2] - means[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = 100.0 * (means[..., 1] - means[..., 0]) / gap
+    return np.where(gap == 0, np.nan, values)
+
+
+def _resampled(units: Units, rng: np.random.Generator) -> Units:
+    """Normalized alignment of `BOOTSTRAP_RESAMPLES` resamples of the records.
+
+    Each resample draws as many records as there are, with replacement.
+    """
+    picks = rng.integers(0, len(units), (BOOTSTRAP_RESAMPLES, len(units)))
+    return _alignments(units[picks].mean(axis=1))
+
+
+def _interval(point: float, n: int, draws: Units) -> Estimate:
+    defined = draws[~np.isnan(draws)]
+    if not len(defined):
+        return Estimate(point, n)
+    low, high = np.percentile(defined, [2.5, 97.5])
+    return Estimate(point, n, low=float(low), high=float(high))
+
+
+def _source_normalized(paired: pd.DataFrame, rng: np.random.Generator) -> tuple[Estimate, str]:
+    """Paired normalized alignment of one source, with a bootstrap interval over its records."""
+    units, missing = _complete(paired)
+    if missing:
+        return Estimate(math.nan, 0), missing
+    b, d, o = (float(x) for x in units.mean(axis=0))
+    point = normalized_alignment(b, d, o)
+    if math.isnan(point):
+        return Estimate(point, len(units)), f"{MISSING}, oracle = baseline (scale undefined)"
+    return _interval(point, len(units), _resampled(units, rng)), ""
+
+
+def _pooled_normalized(
+    sources: Mapping[str, pd.DataFrame], rng: np.random.Generator
+) -> tuple[Estimate, str]:
+    """Mean over sources of each source's paired normalized alignment.
+
+    Sources where it is undefined (O = B) are left out of the mean. The bootstrap interval
+    resamples records within each source, keeping their counts.
+    """
+    found = {source: _complete(paired) for source, paired in sources.items()}
+    by_source = {source: units for source, (units, _) in found.items() if len(units)}
+    if not by_source:
+        return Estimate(math.nan, 0), sorted(reason for _, reason in found.values())[0]
+    n = sum(len(units) for units in by_source.values())
+    points = _alignments(np.array([units.mean(axis=0) for units in by_source.values()]))
+    if np.isnan(points).all():
+        return Estimate(math.nan, n), f"{MISSING}, oracle = baseline (scale undefined)"
+    point = float(np.nanmean(points))
+    draws = np.array([_resampled(units, rng) for units in by_source.values()])
+    defined = ~np.isnan(draws)
+    counts = defined.sum(axis=0)
+    totals = np.where(defined, draws, 0.0).sum(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pooled = np.where(counts > 0, totals / counts, np.nan)
+    return _interval(point, n, pooled), ""
 
 
 def _worse(paired: pd.DataFrame) -> Estimate:
@@ -77,61 +214,251 @@ def _worse(paired: pd.DataFrame) -> Estimate:
 
 
 def _row(
-    model: str, user_type: str, source: str, group: pd.DataFrame, rng: np.random.Generator
+    model: str,
+    setting: dict[str, Any],
+    source: str,
+    group: pd.DataFrame,
+    normalized: tuple[Estimate, str],
 ) -> PrefDiscoRow:
-    paired = _paired(group)
-    normalized, missing = _normalized(paired, rng)
-
     def values(condition: str, key: str) -> list[float]:
         return list(group.loc[group["m_condition"] == condition, f"v_{key}"])
 
     discovery_questions = [q for q in values("discovery", "questions") if not math.isnan(q)]
     return PrefDiscoRow(
         model=model,
-        user_type=user_type,
+        setting=setting,
         source=source,
         prefalign={c: mean_se(values(c, "prefalign")) for c in CONDITIONS},
         accuracy={c: mean_se(values(c, "correct")) for c in CONDITIONS},
-        normalized=normalized,
-        worse=_worse(paired),
+        normalized=normalized[0],
+        worse=_worse(_paired(group)),
         questions=mean_se(discovery_questions),
         question_counts=[int(q) for q in discovery_questions],
-        missing=missing,
+        missing=normalized[1],
     )
 
 
-def prefdisco_rows(loaded: Loaded, rng: np.random.Generator | None = None) -> list[PrefDiscoRow]:
-    """Rows per model × user type: one per source, then one over all sources."""
+def _samples(loaded: Loaded) -> pd.DataFrame:
+    """Per-sample scores (epochs averaged) with each run's setting as a `setting` column."""
     raw = read_samples(loaded.runs("prefdisco"))
     if raw.empty:
-        return []
-    generator = rng if rng is not None else np.random.default_rng(0)
-    if "m_user_type" not in raw:
-        raw["m_user_type"] = "—"
+        return raw
     for key in ("prefalign", "correct", "questions"):
         if f"v_{key}" not in raw:
             raw[f"v_{key}"] = math.nan
-    samples = per_sample(raw, ["m_condition", "m_source", *UNIT, "m_user_type"])
+    samples = per_sample(raw, ["m_condition", "m_source", *UNIT])
+    settings = {args: run_setting(json.loads(args)) for args in samples["run_args"].unique()}
+    samples["setting"] = samples["run_args"].map(lambda a: json.dumps(settings[a]))
+    return samples
+
+
+def prefdisco_rows(loaded: Loaded, rng: np.random.Generator | None = None) -> list[PrefDiscoRow]:
+    """Rows per model × setting: one per source, then one over all sources."""
+    samples = _samples(loaded)
+    if samples.empty:
+        return []
+    generator = rng if rng is not None else np.random.default_rng(0)
     rows = []
-    for (model, user_type), by_model in samples.groupby(["model", "m_user_type"]):
-        for source, group in by_model.groupby("m_source"):
-            rows.append(_row(str(model), str(user_type), str(source), group, generator))
-        rows.append(_row(str(model), str(user_type), ALL, by_model, generator))
+    for (model, setting), by_model in samples.groupby(["model", "setting"], sort=False):
+        values = json.loads(str(setting))
+        sources = {str(s): group for s, group in by_model.groupby("m_source")}
+        normalized = {}
+        for source, group in sources.items():
+            normalized[source] = _source_normalized(_paired(group), generator)
+            rows.append(_row(str(model), values, source, group, normalized[source]))
+        pooled = (
+            next(iter(normalized.values()))  # one source: the same estimate, not a second draw
+            if len(sources) == 1
+            else _pooled_normalized({s: _paired(g) for s, g in sources.items()}, generator)
+        )
+        rows.append(_row(str(model), values, ALL, by_model, pooled))
+    rows.sort(key=lambda r: (r.model, r.settings, r.source == ALL, r.source))
     return rows
+
+
+# --- the paper's summaries ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NegativeShare:
+    """Model × source pairs of one setting with a normalized alignment, and how many < 0."""
+
+    settings: str
+    pairs: list[tuple[str, str, float]]
+    share: Estimate
+
+
+def negative_shares(rows: Sequence[PrefDiscoRow]) -> list[NegativeShare]:
+    """Per setting: the share of model × source pairs whose normalized alignment is < 0."""
+    by_setting: dict[str, list[tuple[str, str, float]]] = {}
+    for row in rows:
+        if row.source != ALL and not row.normalized.missing:
+            by_setting.setdefault(row.settings, []).append(
+                (row.model, row.source, row.normalized.value)
+            )
+    return [
+        NegativeShare(settings, pairs, mean_se([float(v < 0) for _, _, v in pairs]))
+        for settings, pairs in sorted(by_setting.items())
+    ]
+
+
+@dataclass(frozen=True)
+class QuestionFit:
+    """Questions asked against PrefAlign in one provider's (or all) discovery conversations.
+
+    Under one setting, with Pearson r and the least-squares line.
+    """
+
+    setting: dict[str, Any]
+    provider: str
+    questions: list[float]
+    prefalign: list[float]
+    r: Estimate
+    p_value: float
+    slope: Estimate
+    intercept: float
+
+    @property
+    def settings(self) -> str:
+        """The setting as shown in tables and summary lines."""
+        return setting_label(self.setting)
+
+
+def _correlations(xs: Units, ys: Units) -> Units:
+    """Pearson r of each row pair of `xs` and `ys` (same shape); NaN where one is constant."""
+    dx = xs - xs.mean(axis=-1, keepdims=True)
+    dy = ys - ys.mean(axis=-1, keepdims=True)
+    spread = np.sqrt((dx * dx).sum(axis=-1) * (dy * dy).sum(axis=-1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = (dx * dy).sum(axis=-1) / spread
+    return np.where(spread > 1e-12, r, np.nan)
+
+
+def _pearson(xs: Sequence[float], ys: Sequence[float], rng: np.random.Generator) -> Estimate:
+    """Pearson r with a bootstrap interval over the points (resampled whole)."""
+    x, y = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+    if len(x) < 2:
+        return Estimate(math.nan, len(x))
+    point = float(_correlations(x, y))
+    if math.isnan(point):
+        return Estimate(math.nan, len(x))
+    picks = rng.integers(0, len(x), (BOOTSTRAP_RESAMPLES, len(x)))
+    return _interval(point, len(x), _correlations(x[picks], y[picks]))
+
+
+def _fisher_p(r: float, n: int) -> float:
+    """Two-sided p-value of r ≠ 0 by Fisher's z transform (normal approximation)."""
+    if math.isnan(r) or n < 4:
+        return math.nan
+    if abs(r) >= 1:
+        return 0.0
+    z = math.atanh(r) * math.sqrt(n - 3)
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[Estimate, float]:
+    """Least-squares slope (with its standard error) and intercept of y on x."""
+    x, y = np.array(xs, dtype=float), np.array(ys, dtype=float)
+    n = len(x)
+    sxx = float(((x - x.mean()) ** 2).sum()) if n else 0.0
+    if n < 2 or sxx == 0:
+        return Estimate(math.nan, n), math.nan
+    slope = float(((x - x.mean()) * (y - y.mean())).sum() / sxx)
+    intercept = float(y.mean() - slope * x.mean())
+    if n < 3:
+        return Estimate(slope, n, stderr=math.nan), intercept
+    residual = float(((y - (intercept + slope * x)) ** 2).sum())
+    return Estimate(slope, n, stderr=math.sqrt(residual / (n - 2) / sxx)), intercept
+
+
+def question_fits(samples: pd.DataFrame, rng: np.random.Generator) -> list[QuestionFit]:
+    """Per free-discovery setting: one fit per provider, then one over all providers."""
+    discovery = samples[(samples["m_condition"] == "discovery") & samples["v_prefalign"].notna()]
+    fits = []
+    for setting, group in discovery.groupby("setting", sort=False):
+        values = json.loads(str(setting))
+        if values["fixed_questions"] is not None:
+            continue
+        providers = {provider_of(str(m)) for m in group["model"]}
+        parts = [(p, group[group["model"].map(provider_of) == p]) for p in sorted(providers)]
+        if len(parts) > 1:
+            parts.append(("all providers", group))
+        for provider, part in parts:
+            xs, ys = list(part["v_questions"]), list(part["v_prefalign"])
+            r = _pearson(xs, ys, rng)
+            slope, intercept = _line(xs, ys)
+            fits.append(
+                QuestionFit(
+                    values, provider, xs, ys, r, _fisher_p(r.value, len(xs)), slope, intercept
+                )
+            )
+    return fits
+
+
+def fixed_rows(rows: Sequence[PrefDiscoRow]) -> dict[tuple[str, str], list[PrefDiscoRow]]:
+    """Rows of fixed-k runs beside their free-discovery counterparts.
+
+    Grouped by model × the rest of the setting; free discovery, when run, sorts first.
+    """
+    groups: dict[tuple[str, str], list[PrefDiscoRow]] = {}
+    for row in rows:
+        groups.setdefault(
+            (row.model, setting_label(row.setting, hide=("fixed_questions",))), []
+        ).append(row)
+    fixed = {}
+    for key, group in groups.items():
+        if any(r.setting["fixed_questions"] is not None for r in group):
+            group.sort(key=lambda r: (r.setting["fixed_questions"] or 0, r.source == ALL, r.source))
+            fixed[key] = group
+    return fixed
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def _varying(settings: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The setting keys that take more than one value among `settings`, in display order."""
+    order = [*ALWAYS_SHOWN, *(key for key in SETTING_KEYS if key not in ALWAYS_SHOWN)]
+    return [key for key in order if len({json.dumps(s[key]) for s in settings}) > 1]
+
+
+def _part(key: str, value: Any) -> str:
+    if key == "fixed_questions":
+        return "free discovery" if value is None else f"k={value}"
+    return f"{key}={value}"
+
+
+def _short_label(name: str, setting: Mapping[str, Any], keys: Sequence[str]) -> str:
+    """A figure's series name: the (short) name, then only the settings that tell it apart."""
+    parts = ", ".join(_part(key, setting[key]) for key in keys)
+    return f"{short_model(name)} ({parts})" if parts else short_model(name)
+
+
+def _shared(settings: Sequence[Mapping[str, Any]], hide: Sequence[str] = ()) -> str:
+    """A caption's note on the settings every series of a figure shares."""
+    if not settings:
+        return ""
+    common = setting_label(settings[0], hide=[*_varying(settings), *hide])
+    return f" Settings of every series: {common}." if common else ""
 
 
 def _cell(estimate: Estimate, condition: str, digits: int = 2) -> str:
     return fmt(estimate, digits, missing=f"{MISSING}, no {condition} run")
 
 
-def _tables(rows: list[PrefDiscoRow]) -> list[Table]:
+def _source(row: PrefDiscoRow) -> str:
+    return f"**{row.source}**" if row.source == ALL else row.source
+
+
+def _main_tables(rows: list[PrefDiscoRow]) -> list[Table]:
     alignment = Table(
         caption="PrefAlign (1–5, mean ± stderr) per condition, normalized alignment "
-        "100·(D − B)/(O − B) [95% bootstrap interval over problem × persona records], and the "
+        "100·(D − B)/(O − B) [95% bootstrap interval over problem × persona records scored in "
+        "all three conditions; over all sources, the mean of the sources' values], and the "
         "share of records where discovery aligns worse than baseline (D < B)",
         columns=[
             "model",
-            "user",
+            "settings",
             "source",
             "baseline",
             "discovery",
@@ -140,15 +467,17 @@ def _tables(rows: list[PrefDiscoRow]) -> list[Table]:
             "D < B",
         ],
         rows=[],
+        note="Settings: protocol, judge and user type, then every other setting that differs "
+        "from the task's defaults; runs of a model under different settings are never pooled.",
     )
     accuracy = Table(
         caption="Accuracy (share correct, mean ± stderr) per condition, and questions asked "
         "in discovery",
-        columns=["model", "user", "source", "baseline", "discovery", "oracle", "questions"],
+        columns=["model", "settings", "source", "baseline", "discovery", "oracle", "questions"],
         rows=[],
     )
     for row in rows:
-        head = [row.model, row.user_type, f"**{row.source}**" if row.source == ALL else row.source]
+        head = [row.model, row.settings, _source(row)]
         alignment.rows.append(
             [
                 *head,
@@ -167,10 +496,123 @@ def _tables(rows: list[PrefDiscoRow]) -> list[Table]:
     return [alignment, accuracy]
 
 
-def _figures(rows: list[PrefDiscoRow]) -> list[Figure]:
+def _percent(estimate: Estimate) -> str:
+    if estimate.missing:
+        return MISSING
+    spread = (
+        ""
+        if estimate.stderr is None or math.isnan(estimate.stderr)
+        else (f" ± {100 * estimate.stderr:.1f}%")
+    )
+    return f"{100 * estimate.value:.1f}%{spread}"
+
+
+def _negative_table(shares: list[NegativeShare]) -> Table:
+    table = Table(
+        caption="Share of model × source pairs whose normalized alignment is negative "
+        f"(discovery aligns worse than baseline; the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}% "
+        "of 21 models × 10 tasks), per setting, mean ± stderr",
+        columns=["settings", "pairs", "negative", "share", "negative pairs"],
+        rows=[],
+    )
+    for share in shares:
+        negative = [(m, s, v) for m, s, v in share.pairs if v < 0]
+        table.rows.append(
+            [
+                share.settings,
+                str(len(share.pairs)),
+                str(len(negative)),
+                _percent(share.share),
+                "; ".join(f"{m} {s} ({v:.1f})" for m, s, v in negative) or MISSING,
+            ]
+        )
+    return table
+
+
+def _fit_table(fits: list[QuestionFit]) -> Table:
+    table = Table(
+        caption="Questions asked in discovery against PrefAlign, one point per conversation "
+        "(the paper's Figure 3: r = 0.445): Pearson r [95% bootstrap interval], its p-value "
+        "(Fisher z), and the least-squares line PrefAlign = intercept + slope × questions per "
+        "provider (the model name's first part)",
+        columns=[
+            "settings",
+            "provider",
+            "conversations",
+            "questions",
+            "PrefAlign",
+            "Pearson r",
+            "p",
+            "slope ± se",
+            "intercept",
+        ],
+        rows=[],
+    )
+    for fit in fits:
+        flat = "—, questions or PrefAlign do not vary"
+        table.rows.append(
+            [
+                fit.settings,
+                f"**{fit.provider}**" if fit.provider == "all providers" else fit.provider,
+                str(len(fit.questions)),
+                fmt(mean_se(fit.questions), 2),
+                fmt(mean_se(fit.prefalign), 2),
+                flat if fit.r.missing else fmt(fit.r, 3),
+                MISSING if math.isnan(fit.p_value) else f"{fit.p_value:.3g}",
+                flat if fit.slope.missing else fmt(fit.slope, 3),
+                MISSING if math.isnan(fit.intercept) else f"{fit.intercept:.2f}",
+            ]
+        )
+    return table
+
+
+def _fixed_table(groups: dict[tuple[str, str], list[PrefDiscoRow]]) -> Table:
+    table = Table(
+        caption="Fixed numbers of questions (the paper's Figure 5: k = 2, 4, 8): discovery "
+        "PrefAlign, normalized alignment and questions asked per k and source, beside free "
+        "discovery under the same other settings where it was run",
+        columns=[
+            "model",
+            "settings",
+            "k",
+            "source",
+            "discovery PrefAlign",
+            "normalized alignment",
+            "questions",
+        ],
+        rows=[],
+    )
+    for (model, settings), group in groups.items():
+        for row in group:
+            k = row.setting["fixed_questions"]
+            table.rows.append(
+                [
+                    model,
+                    settings,
+                    "free" if k is None else str(k),
+                    _source(row),
+                    _cell(row.prefalign["discovery"], "discovery"),
+                    row.missing or fmt(row.normalized, 1),
+                    _cell(row.questions, "discovery"),
+                ]
+            )
+    return table
+
+
+def _figures(
+    rows: list[PrefDiscoRow],
+    fits: list[QuestionFit],
+    fixed: dict[tuple[str, str], list[PrefDiscoRow]],
+) -> list[Figure]:
     overall = [r for r in rows if r.source == ALL]
-    labels = [r.model if r.user_type == "—" else f"{r.model} ({r.user_type})" for r in overall]
+    keys = _varying([r.setting for r in overall])
+    labels = [_short_label(r.model, r.setting, keys) for r in overall]
+    shared = _shared([r.setting for r in overall])
     sources = sorted({r.source for r in rows if r.source != ALL})
+    fitted = [fit for fit in fits if fit.provider != "all providers"]
+    fit_keys = _varying([fit.setting for fit in fitted])
+    panels = list(fixed.values())
+    panel_keys = [k for k in _varying([g[0].setting for g in panels]) if k != "fixed_questions"]
 
     def prefalign(path: Path) -> None:
         figures.grouped_bars(
@@ -189,7 +631,7 @@ def _figures(rows: list[PrefDiscoRow]) -> list[Figure]:
             found = {
                 r.source: r.normalized
                 for r in rows
-                if (r.model, r.user_type) == (row.model, row.user_type)
+                if (r.model, r.settings) == (row.model, row.settings)
             }
             series[label] = [found.get(s, Estimate(math.nan, 0)) for s in [*sources, ALL]]
         figures.grouped_bars(
@@ -222,49 +664,137 @@ def _figures(rows: list[PrefDiscoRow]) -> list[Figure]:
             ylabel="share of correct final answers",
         )
 
-    return [
+    def scatter(path: Path) -> None:
+        figures.scatter_fits(
+            path,
+            series={
+                _short_label(fit.provider, fit.setting, fit_keys): (
+                    fit.questions,
+                    fit.prefalign,
+                    fit.slope.value,
+                    fit.intercept,
+                    fit.r,
+                )
+                for fit in fitted
+            },
+            title="Questions asked vs PrefAlign (paper Figure 3)",
+            xlabel="questions asked in the discovery conversation",
+            ylabel="PrefAlign of the final answer (1–5)",
+        )
+
+    def per_k(path: Path) -> None:
+        drawn = []
+        for group in panels:
+            with_k = [r for r in group if r.setting["fixed_questions"] is not None]
+            names = sorted({r.source for r in with_k if r.source != ALL})
+            series: figures.Series = {}
+            for source in names if len(names) == 1 else [*names, ALL]:
+                points = sorted(
+                    (r.setting["fixed_questions"], r.prefalign["discovery"])
+                    for r in with_k
+                    if r.source == source
+                )
+                series[source] = ([k for k, _ in points], [e for _, e in points])
+            title = _short_label(group[0].model, group[0].setting, panel_keys)
+            drawn.append((title, "discovery PrefAlign (1–5)", series))
+        figures.line_panels(
+            path,
+            panels=drawn,
+            xlabel="questions the model had to ask (k)",
+            suptitle="PrefAlign by fixed k (paper Figure 5)",
+        )
+
+    found = [
         Figure(
             "prefdisco_prefalign.png",
-            "PrefAlign per model under baseline, discovery and "
-            "oracle (mean ± stderr, all sources).",
+            "PrefAlign per model under baseline, discovery and oracle (mean ± stderr, all "
+            f"sources).{shared}",
             prefalign,
         ),
         Figure(
             "prefdisco_normalized.png",
-            "Normalized alignment per source and model with 95% "
-            "bootstrap intervals; 0 = no better than baseline, 100 = oracle.",
+            "Normalized alignment per source and model with 95% bootstrap intervals; "
+            f"0 = no better than baseline, 100 = oracle.{shared}",
             normalized,
         ),
         Figure(
             "prefdisco_questions.png",
-            "How many questions each model asked in discovery.",
+            f"How many questions each model asked in discovery.{shared}",
             questions,
         ),
         Figure(
-            "prefdisco_accuracy.png", "Accuracy per model and condition (all sources).", accuracy
+            "prefdisco_accuracy.png",
+            f"Accuracy per model and condition (all sources).{shared}",
+            accuracy,
         ),
     ]
+    if fitted:
+        found.append(
+            Figure(
+                "prefdisco_questions_vs_prefalign.png",
+                "Questions asked against PrefAlign, one point per free discovery conversation "
+                "(jittered sideways), with each provider's least-squares line and Pearson r "
+                f"(the paper's Figure 3).{_shared([fit.setting for fit in fitted])}",
+                scatter,
+            )
+        )
+    if panels:
+        found.append(
+            Figure(
+                "prefdisco_fixed_questions.png",
+                "Discovery PrefAlign per fixed number of questions k, one line per source "
+                "(mean ± stderr; the paper's Figure 5)."
+                + _shared([g[0].setting for g in panels], hide=("fixed_questions",)),
+                per_k,
+            )
+        )
+    return found
 
 
 def prefdisco_section(loaded: Loaded) -> Section | None:
     """The `prefdisco` section, or None when no prefdisco run was used."""
-    rows = prefdisco_rows(loaded)
+    generator = np.random.default_rng(0)
+    rows = prefdisco_rows(loaded, generator)
     if not rows:
         return None
+    shares = negative_shares(rows)
+    fits = question_fits(_samples(loaded), generator)
+    fixed = fixed_rows(rows)
+    tables = [*_main_tables(rows), _negative_table(shares)]
+    if fits:
+        tables.append(_fit_table(fits))
+    if fixed:
+        tables.append(_fixed_table(fixed))
     section = Section(
         title="prefdisco — discovering a user's preferences",
         intro="Does the model ask the right questions and adapt its answer to the user? "
         "Baseline answers the task alone, oracle is told the preference profile, discovery "
-        "may ask the simulated user first.",
-        tables=_tables(rows),
-        figures=_figures(rows),
+        "may ask the simulated user first. Every row is one model under one setting.",
+        tables=tables,
+        figures=_figures(rows, fits, fixed),
     )
     for row in rows:
         if row.source == ALL:
             section.summary.append(
-                f"prefdisco {row.model:<28} PrefAlign B/D/O "
+                f"prefdisco {row.model} [{row.settings}] PrefAlign B/D/O "
                 + " / ".join(fmt(row.prefalign[c], 2, missing=MISSING) for c in CONDITIONS)
                 + f"  normalized {row.missing or fmt(row.normalized, 1)}"
                 + f"  questions {fmt(row.questions, 2)}"
             )
+    for share in shares:
+        negative = sum(v < 0 for _, _, v in share.pairs)
+        section.summary.append(
+            f"prefdisco [{share.settings}] negative normalized alignment: {negative} of "
+            f"{len(share.pairs)} model × source pairs ({_percent(share.share)}; "
+            f"the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}%)"
+        )
+    for fit in fits:
+        found = (
+            f"r {fmt(fit.r, 3)}, slope {fmt(fit.slope, 3)}"
+            if not fit.r.missing
+            else f"no r: questions or PrefAlign do not vary (n={len(fit.questions)})"
+        )
+        section.summary.append(
+            f"prefdisco [{fit.settings}] questions vs PrefAlign, {fit.provider}: {found}"
+        )
     return section

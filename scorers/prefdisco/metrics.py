@@ -3,6 +3,12 @@
 Every metric here reads the sample metadata (`condition`, `source`, `problem_id`) that the
 task puts on each sample. Unscored (NaN) values never reach a metric: Inspect drops them per
 score key first. All metrics return NaN (or nothing) for an empty list.
+
+Normalized alignment is paired, as in `heedbench report`: per source, over the records
+(problem × persona) scored in all three conditions, 100·(D − B)/(O − B) from those records'
+means; with several sources, the run's figure is the mean over the sources where it is defined
+(a source with O = B has no value). A record missing a condition is left out of B, D and O
+alike, so the three means always describe the same records.
 """
 
 import math
@@ -44,15 +50,53 @@ def condition_means(scores: list[SampleScore]) -> dict[str, float]:
     return {condition: sum(v) / len(v) for condition, v in values.items() if v}
 
 
+def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]]:
+    """Scores as source -> record (problem id) -> condition -> value."""
+    to_float = value_to_float()
+    found: dict[str, dict[str, dict[str, float]]] = defaultdict(lambda: defaultdict(dict))
+    for score in scores:
+        metadata = score.sample_metadata or {}
+        record = found[str(metadata.get("source"))][str(metadata.get("problem_id"))]
+        record[_condition(score)] = to_float(score.score.value)
+    return found
+
+
+def paired_normalized_alignment(scores: list[SampleScore]) -> tuple[float, dict[str, float]]:
+    """Normalized alignment over all sources (mean of the sources' values) and per source.
+
+    Per source: over the records scored in all three conditions, from their condition means;
+    NaN when no record has all three, or O = B. Over all sources: the mean of the defined
+    per-source values, NaN when there is none.
+    """
+    per_source: dict[str, float] = {}
+    for source, records in sorted(_records(scores).items()):
+        complete = [r for r in records.values() if all(c in r for c in CONDITIONS)]
+        if not complete:
+            per_source[source] = math.nan
+            continue
+        b, d, o = (sum(r[c] for r in complete) / len(complete) for c in CONDITIONS)
+        per_source[source] = normalized_alignment(b, d, o)
+    defined = [value for value in per_source.values() if not math.isnan(value)]
+    overall = sum(defined) / len(defined) if defined else math.nan
+    return overall, per_source
+
+
 @metric(name="normalized_alignment")
 def normalized_alignment_metric() -> Metric:
-    """100·(D − B)/(O − B) from the condition means; NaN when a condition is missing or O = B."""
+    """Paired normalized alignment, the mean over sources (see the module docstring)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        means = condition_means(scores)
-        if any(condition not in means for condition in CONDITIONS):
-            return math.nan
-        return normalized_alignment(means["baseline"], means["discovery"], means["oracle"])
+        return paired_normalized_alignment(scores)[0]
+
+    return compute
+
+
+@metric(name="normalized_alignment_by_source")
+def normalized_alignment_by_source() -> Metric:
+    """Paired normalized alignment per source (the log names them by source)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return paired_normalized_alignment(scores)[1]
 
     return compute
 

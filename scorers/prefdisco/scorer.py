@@ -26,9 +26,11 @@ from heedbench.scorers.prefdisco.metrics import (
     condition_mean,
     condition_stderr,
     discovery_below_baseline,
+    normalized_alignment_by_source,
     normalized_alignment_metric,
 )
-from heedbench.solvers.prefdisco.solver import GRADER_CONFIG, PrefDiscoRun
+from heedbench.solvers.prefdisco.prompts import Protocol
+from heedbench.solvers.prefdisco.solver import PrefDiscoRun, grader_config
 
 
 @scorer(
@@ -40,6 +42,7 @@ from heedbench.solvers.prefdisco.solver import GRADER_CONFIG, PrefDiscoRun
             condition_mean(),
             condition_stderr(),
             normalized_alignment_metric(),
+            normalized_alignment_by_source(),
             discovery_below_baseline(),
         ],
         "correct": [
@@ -57,10 +60,11 @@ def prefdisco_scorer(
     variant: Variant = "1k",
     data: str | None = None,
     revision: str | None = None,
-    judge_mode: JudgeMode = "batched",
+    judge_mode: JudgeMode = "per_criterion",
     correctness_mode: CorrectnessMode = "deterministic",
     allow_self_roles: bool = False,
     structured: bool = True,
+    protocol: Protocol = "paper",
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
@@ -74,6 +78,8 @@ def prefdisco_scorer(
             otherwise) or "grader" (the grader judges every answer, as the reference does).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
         structured: ask for every verdict as structured output (`response_schema`).
+        protocol: the run's protocol, which sets the grader's own generation settings
+            (`grader_config`: temperature 0.1 and 4,096 tokens under "paper").
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -87,7 +93,9 @@ def prefdisco_scorer(
                 explanation=run.failed,
                 metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
-        grader = role_model("grader", allow_evaluated_model=allow_self_roles, config=GRADER_CONFIG)
+        grader = role_model(
+            "grader", allow_evaluated_model=allow_self_roles, config=grader_config(protocol)
+        )
         records = record_index(sources, variant, data, revision)
         record = records[record_key(state.metadata["source"], state.metadata["problem_id"])]
         response = run.final_response
@@ -127,6 +135,7 @@ def prefdisco_scorer(
             explanation=_explain(run, value, unscored),
             metadata={
                 "condition": run.condition,
+                "protocol": run.protocol,
                 "judge_mode": judge_mode,
                 "criterion_scores": judgement.values,
                 "criterion_weights": weights,
@@ -134,6 +143,10 @@ def prefdisco_scorer(
                 "grader_calls": judgement.calls + correctness.grader_calls,
                 "correctness": correctness.detail(),
                 "exchanges": run.exchanges,
+                "question_marks": run.question_marks,
+                "turns": run.turns,
+                "early_answers": run.early_answers,
+                "user_stopped": run.user_stopped,
                 "reminders": run.reminders,
                 "pushbacks": run.pushbacks,
                 "final_requested": run.final_requested,

@@ -1,18 +1,89 @@
 """What the evaluated model and the simulated user are told in each PrefDisco condition.
 
-Model-facing texts follow the paper's three conditions: the task alone (baseline), the task
-with the user's profile up front (oracle), and the task with permission to ask first
-(discovery), where every message opens with a protocol marker (see `protocol.py`).
+Two protocols (`-T protocol=`):
+
+- `paper` (default): the PrefDisco reference evaluator's instructions, in our own words. The
+  oracle is told that it will be judged on how well it fits the user's preferences; discovery
+  starts by asking one or two clarifying questions per turn and is never told its turn budget;
+  with `fixed_questions=k` every turn is a question turn ("turn t of k"); after the loop the
+  final answer is always requested, with the same evaluation framing.
+- `budgeted`: heedbench's earlier protocol. The model may ask, one question per message, and
+  is told its budget; an answer it gives by itself is judged; no evaluation framing.
+
+In both, every discovery message opens with a protocol marker (see `protocol.py`), and the
+first user message is `TASK_REQUEST`.
 """
 
 from typing import Literal
 
 from heedbench.solvers.prefdisco.protocol import FINAL_MARKER, QUESTION_MARKER
 
-UserType = Literal["passive", "collaborative"]
+Protocol = Literal["paper", "budgeted"]
+UserType = Literal["passive", "passive_stop", "collaborative"]
+STOPPING_USERS: frozenset[str] = frozenset({"passive_stop", "collaborative"})
+"""User types that may end discovery with `STOP_SIGNAL` (protocol paper only)."""
+
+STOP_SIGNAL = "###STOP###"
+"""What a stopping simulated user writes to end the questions (the reference's token)."""
 
 TASK_REQUEST = "Could you help me with this task?\n\n{task}"
 """The first user message in every condition."""
+
+# --- protocol `paper` -------------------------------------------------------------------------
+
+PAPER_ORACLE_SYSTEM = """You are a helpful assistant whose job is to write an explanation of \
+the user's problem that is personalised to them. This is who the user is:
+
+{profile}
+
+Answer in a way that fits these preferences. Your explanation will be evaluated on how well it \
+matches these preferences, so matching them is your primary goal."""
+
+_PAPER_HOW_TO_ASK = """Keep your tone natural, curious and respectful: do not interrogate the \
+user, but steer the conversation so that you learn about them."""
+
+PAPER_DISCOVERY_SYSTEM = f"""You are a helpful assistant. Before you try to solve the user's \
+task or answer their question, first work to understand the user: their background, their \
+goals and their preferences. Begin by asking one or two clarifying questions that will help \
+you tailor your answer to what they need, and do not go on to a full answer until you know \
+enough to personalise it well. {_PAPER_HOW_TO_ASK}
+
+In each message, decide whether to ask the user for more information or to go ahead and \
+answer. When you ask, ask one or two clarifying questions that will help you tailor your \
+answer to them; do not give a full answer before you know enough to personalise it well.
+
+Every message must begin with one of these two markers, with nothing written before it:
+- `{QUESTION_MARKER}` followed by your clarifying question or questions, or
+- `{FINAL_MARKER}` followed by your full answer."""
+"""Never states the turn budget (the reference does not)."""
+
+PAPER_FIXED_SYSTEM = f"""You are a helpful assistant. Before you give a final answer, you \
+must question the user exactly {{k}} times, one message each time, to understand their \
+background, goals and preferences. This is turn {{turn}} of {{k}}. In this turn, ask one or \
+two clarifying questions that will help you tailor your answer to what they need. \
+{_PAPER_HOW_TO_ASK}
+
+Your message must begin with `{QUESTION_MARKER}` followed by your clarifying question or \
+questions, with nothing written before it. Asking is the only thing to do in this turn: do not \
+answer the task yet."""
+"""Fixed-k turns: rebuilt before every turn, counting from 1 (the reference counts from 0)."""
+
+PAPER_FINAL_REQUEST = f"""From our conversation you should now have learned this user's \
+preferences. Please give your complete final answer to the original task, written so that it \
+fits those preferences. Your explanation will be evaluated on how well it matches these \
+preferences, so matching them is your primary goal. Begin with `{FINAL_MARKER}`."""
+"""Always sent after the discovery loop; added to the user's last message when it has one."""
+
+PAPER_NOT_YET = f"""That was not a question, and no answer is taken before the questions are \
+over. Please ask your next clarifying question or questions, beginning with \
+`{QUESTION_MARKER}`."""
+"""Fixed-k: the reply to an answer given in a question turn (the turn is spent)."""
+
+PAPER_FIXED_REMINDER = f"""Please begin your message with `{QUESTION_MARKER}` and ask your \
+clarifying question or questions."""
+"""Fixed-k: sent once when a message carries no marker."""
+
+# --- protocol `budgeted` ----------------------------------------------------------------------
 
 ORACLE_SYSTEM = """You are helping one particular person. Here is who they are:
 {persona}
@@ -46,10 +117,6 @@ answer, which should then be tailored to what you learned.
 
 Start every question with the marker `{question}` and write nothing before it."""
 
-REMINDER = f"""Please begin your message with `{QUESTION_MARKER}` to ask me something, or \
-with `{FINAL_MARKER}` to give your complete answer to the task."""
-"""Sent once when a message carries neither marker."""
-
 KEEP_ASKING = f"""Not yet, please: you still have {{remaining}} question(s) to ask before \
 answering. Ask your next question, starting with `{QUESTION_MARKER}`."""
 """Sent once when a fixed-questions run tries to answer before its k questions are asked."""
@@ -58,46 +125,26 @@ FINAL_REQUEST = f"""Thanks for your questions. Now please give your complete fin
 the task, tailored to what you have learned about me. Start with `{FINAL_MARKER}`."""
 """Sent when the question budget is spent (or k questions are asked)."""
 
+# --- both protocols ---------------------------------------------------------------------------
+
+REMINDER = f"""Please begin your message with `{QUESTION_MARKER}` to ask me something, or \
+with `{FINAL_MARKER}` to give your complete answer to the task."""
+"""Sent once when a message carries neither marker."""
+
 NO_MORE_QUESTIONS = f"""No more questions, please: give your complete final answer to the \
 task now, starting with `{FINAL_MARKER}`."""
 """Sent once when the model asks again after the final answer was requested."""
 
-SIMULATED_USER = """You are role-playing a person who asked an AI assistant for help with a \
-task. The assistant is asking you questions to learn how you like to be helped. Write only \
-your own reply to its latest message, as this person would type it: no role labels, no stage \
-directions, no quotation marks around it, no commentary.
-
-Who you are:
-{persona}
-
-How you like to be helped (your preferences; the assistant cannot see this list):
-{preferences}
-
-{style}
-
-The task you asked for help with:
-{task}
-
-The conversation so far:
-{conversation}
-
-Your reply to the assistant's latest message:"""
-
-USER_STYLES: dict[str, str] = {
-    "passive": "How you answer: briefly and to the point, one or two short sentences. Answer "
-    "only what the assistant asked. Mention one of your preferences only when the question is "
-    "directly about it; never volunteer other preferences, your background or extra context. "
-    "If a question is vague, give a vague answer. Never solve the task yourself.",
-    "collaborative": "How you answer: openly and helpfully, in two to four sentences. Answer "
-    "the question, and also volunteer any of your preferences or background that seem "
-    "relevant to what the assistant is trying to find out. Never solve the task yourself.",
-}
-
 
 def discovery_system(max_turns: int, fixed_questions: int | None) -> str:
-    """The system message of the discovery condition, free or with exactly k questions."""
+    """The budgeted protocol's system message, free or with exactly k questions."""
     if fixed_questions is not None:
         return FIXED_SYSTEM.format(k=fixed_questions, question=QUESTION_MARKER)
     return DISCOVERY_SYSTEM.format(
         max_turns=max_turns, question=QUESTION_MARKER, final=FINAL_MARKER
     )
+
+
+def paper_fixed_system(turn: int, k: int) -> str:
+    """The paper protocol's system message for question turn `turn` (1-based) of `k`."""
+    return PAPER_FIXED_SYSTEM.format(turn=turn, k=k)

@@ -50,3 +50,15 @@ def parse_turn(text: str) -> Turn:
         if _kind(match) == "final":
             return Turn("final", text.strip())
     return Turn("unmarked", text.strip())
+
+
+_QUESTION_MARKS = re.compile(r"\?+")
+
+
+def question_marks(text: str) -> int:
+    """How many questions a message holds, counted as runs of question marks ("??" is one).
+
+    Discovery counts one question turn per model message whatever this says; the count is
+    recorded beside it, since the paper's instructions allow one or two questions per turn.
+    """
+    return len(_QUESTION_MARKS.findall(text))

@@ -4,20 +4,31 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from inspect_ai.model import Model
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
 
+from heedbench.solvers.prefdisco import prompts
 from heedbench.testing import scripted_model
 
-DISCOVERY = "never talked to before"
-ORACLE = "one particular person"
+DISCOVERY = "`QUESTION:`"
+"""Every discovery system message (either protocol) explains the question marker; no other
+condition's prompt mentions it."""
+ORACLE = (prompts.PAPER_ORACLE_SYSTEM[:60], prompts.ORACLE_SYSTEM[:30])
 GRADES = {"baseline": 2, "discovery": 3, "oracle": 4}
 
 
 def condition_of(prompt: str) -> str:
     if DISCOVERY in prompt:
         return "discovery"
-    return "oracle" if ORACLE in prompt else "baseline"
+    return "oracle" if any(opening in prompt for opening in ORACLE) else "baseline"
 
 
 def asked(prompt: str) -> int:
@@ -86,4 +97,28 @@ def models(
             "user": scripted_model(recorded(calls.user, user), "user"),
             "grader": scripted_model(recorded(calls.grader, grader), "grader"),
         },
+    )
+
+
+def configured_model(
+    reply: Callable[[str], str],
+    name: str,
+    seen: list[GenerateConfig],
+    config: GenerateConfig | None = None,
+) -> Model:
+    """A scripted model that records the generation settings each of its calls arrives with
+    (`config` is the model's own, as a `--model-role name={...}` binding would give it)."""
+
+    def output(
+        messages: list[ChatMessage], tools: Any, tool_choice: Any, settings: GenerateConfig
+    ) -> ModelOutput:
+        seen.append(settings)
+        result = ModelOutput.from_content(
+            model=name, content=reply("\n".join(m.text for m in messages))
+        )
+        result.usage = ModelUsage(input_tokens=90, output_tokens=8, total_tokens=98)
+        return result
+
+    return get_model(
+        f"mockllm/{name}", custom_outputs=output, memoize=False, config=config or GenerateConfig()
     )

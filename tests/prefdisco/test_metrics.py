@@ -9,6 +9,7 @@ from heedbench.scorers.prefdisco.metrics import (
     condition_mean,
     condition_means,
     discovery_below_baseline,
+    normalized_alignment_by_source,
     normalized_alignment_metric,
 )
 
@@ -17,12 +18,12 @@ def call(metric: Metric, scores: list[SampleScore]) -> Any:
     return cast(Any, metric)(scores)
 
 
-def scores(rows: list[tuple[str, str, float]]) -> list[SampleScore]:
+def scores(rows: list[tuple[str, str, float]], source: str = "math") -> list[SampleScore]:
     return [
         SampleScore(
             score=Score(value=value),
-            sample_id=f"{problem}/{condition}",
-            sample_metadata={"problem_id": problem, "condition": condition, "source": "math"},
+            sample_id=f"{source}/{problem}/{condition}",
+            sample_metadata={"problem_id": problem, "condition": condition, "source": source},
         )
         for problem, condition, value in rows
     ]
@@ -64,3 +65,29 @@ def test_empty_lists() -> None:
     assert math.isnan(call(normalized_alignment_metric(), []))
     assert math.isnan(call(discovery_below_baseline(), []))
     assert condition_means([]) == {}
+
+
+def test_normalized_alignment_is_paired_per_source_then_averaged_over_sources() -> None:
+    # math: p1 and p2 have all three conditions; p3 has no oracle answer (say it went unscored).
+    #   paired: B = (2 + 3)/2 = 2.5, D = (3 + 2)/2 = 2.5, O = (4 + 5)/2 = 4.5 -> 100·0/2 = 0.
+    #   (unpaired means would give B = 2, D = 10/3, O = 4.5 -> 53.3: p3 alone would move it.)
+    # medqa: q1 B 2 D 4 O 4, q2 B 3 D 3 O 5 -> B 2.5, D 3.5, O 4.5 -> 100·1/2 = 50.
+    # the run: the mean over the two sources, (0 + 50)/2 = 25
+    #   (pooling every record instead would give B 2.2, D 3.4, O 4.5 -> 52.2).
+    math_rows = [*ROWS, ("p3", "baseline", 1.0), ("p3", "discovery", 5.0)]
+    medqa_rows = [
+        ("q1", "baseline", 2.0), ("q1", "discovery", 4.0), ("q1", "oracle", 4.0),
+        ("q2", "baseline", 3.0), ("q2", "discovery", 3.0), ("q2", "oracle", 5.0),
+    ]  # fmt: skip
+    both = scores(math_rows, "math") + scores(medqa_rows, "medqa")
+    assert call(normalized_alignment_metric(), both) == 25.0
+    assert call(normalized_alignment_by_source(), both) == {"math": 0.0, "medqa": 50.0}
+    assert call(normalized_alignment_metric(), scores(math_rows)) == 0.0
+
+
+def test_a_source_without_a_scale_is_left_out_of_the_mean() -> None:
+    flat = [("f", "baseline", 3.0), ("f", "discovery", 4.0), ("f", "oracle", 3.0)]
+    both = scores(ROWS[:3], "math") + scores(flat, "mmlu")
+    assert call(normalized_alignment_metric(), both) == 50.0
+    per_source = call(normalized_alignment_by_source(), both)
+    assert per_source["math"] == 50.0 and math.isnan(per_source["mmlu"])

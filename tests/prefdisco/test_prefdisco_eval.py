@@ -15,9 +15,9 @@ from heedbench.evals.prefdisco import dataset
 from heedbench.evals.prefdisco.dataset import load_records
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
-from heedbench.solvers.prefdisco.prompts import USER_STYLES
+from heedbench.solvers.prefdisco.user_prompts import USER_STYLES
 from heedbench.testing import log_metric as metric
-from tests.prefdisco.scripted import Calls, asks, final, grader_reply, models
+from tests.prefdisco.scripted import Calls, asks, condition_of, final, grader_reply, models
 
 MATH_RECORDS = 3  # the first three records: `--limit 9` keeps whole triples
 
@@ -60,6 +60,7 @@ def test_normalized_alignment_from_a_hand_checkable_run(tmp_path: Path) -> None:
     assert metric(log, "prefalign", "condition_mean_discovery") == pytest.approx(3.0)
     assert metric(log, "prefalign", "condition_mean_oracle") == pytest.approx(4.0)
     assert metric(log, "prefalign", "normalized_alignment") == pytest.approx(50.0)
+    assert metric(log, "prefalign", "normalized_alignment_by_source_math") == pytest.approx(50.0)
     assert metric(log, "prefalign", "discovery_below_baseline") == 0.0
     assert metric(log, "questions", "condition_mean_discovery") == 2.0
     assert metric(log, "questions", "condition_mean_baseline") == 0.0
@@ -85,19 +86,25 @@ def test_sample_design(tmp_path: Path) -> None:
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
 
-def test_baseline_sees_the_task_alone_and_oracle_the_profiles(tmp_path: Path) -> None:
+@pytest.mark.parametrize("protocol", ["paper", "budgeted"])
+def test_baseline_sees_the_task_alone_and_oracle_the_profiles(
+    tmp_path: Path, protocol: str
+) -> None:
     calls = Calls()
-    run(tmp_path, asks(0), calls=calls, limit=3)
-    baseline = next(p for p in calls.model if "one particular person" not in p)
-    oracle = next(p for p in calls.model if "one particular person" in p)
+    run(tmp_path, asks(0), calls=calls, limit=3, condition="all", protocol=protocol)
+    baseline = next(p for p in calls.model if condition_of(p) == "baseline")
+    oracle = next(p for p in calls.model if condition_of(p) == "oracle")
     assert baseline.startswith("Could you help me with this task?")
-    assert "importance" in oracle and "Name:" in oracle
+    assert "mportance" in oracle and "Name:" in oracle
     assert calls.user == []
 
 
-def test_model_that_answers_at_once(tmp_path: Path) -> None:
+def test_budgeted_model_that_answers_at_once_is_judged_on_that_answer(tmp_path: Path) -> None:
     calls = Calls()
-    log = run(tmp_path, asks(0), calls=calls, condition="discovery", limit=MATH_RECORDS)
+    log = run(
+        tmp_path, asks(0), calls=calls, condition="discovery", limit=MATH_RECORDS,
+        protocol="budgeted",
+    )  # fmt: skip
     for sample in samples(log):
         value, meta = score_of(sample)
         assert value["questions"] == 0 and not meta["final_requested"]
@@ -118,8 +125,10 @@ def test_model_that_asks_until_the_budget_runs_out(tmp_path: Path) -> None:
     assert metric(log, "questions", "condition_mean_discovery") == 3.0
 
 
-def test_unmarked_message_gets_one_reminder_then_counts_as_the_answer(tmp_path: Path) -> None:
-    log = run(tmp_path, final, condition="discovery", limit=1)
+def test_budgeted_unmarked_message_gets_one_reminder_then_counts_as_the_answer(
+    tmp_path: Path,
+) -> None:
+    log = run(tmp_path, final, condition="discovery", limit=1, protocol="budgeted")
     value, meta = score_of(samples(log)[0])
     assert meta["reminders"] == 1 and value["questions"] == 0
     assert "read as the final answer" in meta["protocol_notes"][0]
@@ -128,7 +137,7 @@ def test_unmarked_message_gets_one_reminder_then_counts_as_the_answer(tmp_path: 
 
 def test_decorated_markers_are_understood(tmp_path: Path) -> None:
     def decorated(prompt: str) -> str:
-        if "never talked to before" not in prompt:
+        if condition_of(prompt) != "discovery":
             return final(prompt)
         if "**Question:**" not in prompt:
             return "**Question:** Do you like tables?"
@@ -140,17 +149,20 @@ def test_decorated_markers_are_understood(tmp_path: Path) -> None:
     assert meta["exchanges"][0]["question"] == "Do you like tables?"
 
 
-def test_fixed_questions_pushes_an_early_answer_back_into_asking(tmp_path: Path) -> None:
+def test_budgeted_fixed_questions_pushes_an_early_answer_back_into_asking(tmp_path: Path) -> None:
     def eager(prompt: str) -> str:
         # Answers straight away unless told to keep asking.
-        if "never talked to before" not in prompt:
+        if condition_of(prompt) != "discovery":
             return final(prompt)
         if prompt.rstrip().endswith("starting with `QUESTION:`."):
             return "QUESTION: Which level of detail?"
         return "FINAL ANSWER: " + final(prompt)
 
     calls = Calls()
-    log = run(tmp_path, eager, calls=calls, condition="discovery", fixed_questions=2, limit=1)
+    log = run(
+        tmp_path, eager, calls=calls, condition="discovery", fixed_questions=2, limit=1,
+        protocol="budgeted",
+    )  # fmt: skip
     value, meta = score_of(samples(log)[0])
     assert value["questions"] == 2 and meta["pushbacks"] == 2 and meta["final_requested"]
     assert "exactly 2 questions" in calls.model[0]
@@ -163,9 +175,12 @@ def test_fixed_questions_stops_at_k(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("user_type", ["passive", "collaborative"])
-def test_user_types(tmp_path: Path, user_type: str) -> None:
+def test_budgeted_user_types(tmp_path: Path, user_type: str) -> None:
     calls = Calls()
-    log = run(tmp_path, asks(1), calls=calls, condition="discovery", user_type=user_type, limit=1)
+    log = run(
+        tmp_path, asks(1), calls=calls, condition="discovery", user_type=user_type, limit=1,
+        protocol="budgeted",
+    )  # fmt: skip
     assert USER_STYLES[user_type] in calls.user[0]
     assert "How much detail do you want? (question 1)" in calls.user[0]
     assert samples(log)[0].metadata["user_type"] == user_type
@@ -269,6 +284,8 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"variant": "10k"}, "-T variant: must be one of"),
         ({"variant": "5k"}, "5k variant covers only"),
         ({"user_type": "chatty"}, "-T user_type: must be one of"),
+        ({"protocol": "reference"}, "-T protocol: must be one of paper, budgeted"),
+        ({"protocol": "budgeted", "user_type": "passive_stop"}, "needs -T protocol=paper"),
         ({"judge": "vibes"}, "-T judge: must be one of"),
         ({"correctness": "vibes"}, "-T correctness: must be one of deterministic, grader"),
         ({"max_turns": 0}, "-T max_turns: must be an integer"),

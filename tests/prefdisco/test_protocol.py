@@ -2,7 +2,7 @@
 
 import pytest
 
-from heedbench.solvers.prefdisco.protocol import parse_turn
+from heedbench.solvers.prefdisco.protocol import parse_turn, question_marks
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,16 @@ def test_a_final_answer_line_after_reasoning_makes_the_whole_message_the_answer(
 def test_a_question_deep_inside_an_answer_is_not_a_question() -> None:
     message = "Let me restate.\nThe task asks a sum.\nWe split cases.\nQuestion: what is x?"
     assert parse_turn(message).kind == "unmarked"
+
+
+@pytest.mark.parametrize(
+    ("message", "count"),
+    [
+        ("How much detail?", 1),
+        ("How much detail? And which notation??", 2),
+        ("Tell me about your background.", 0),
+        ("What?! Really?", 2),
+    ],
+)
+def test_question_marks_count_questions_not_characters(message: str, count: int) -> None:
+    assert question_marks(message) == count

@@ -65,11 +65,22 @@ def carryon_logs(log_dir: Path, fail: Reply) -> None:
     run(fail, "broken", "turn1")
 
 
+def task_of(prompt: str) -> str:
+    """The task in a model prompt (the first user message, up to the model's first reply)."""
+    task = prompt.split("Could you help me with this task?", maxsplit=1)[-1]
+    return re.split(r"\n(?:QUESTION|FINAL ANSWER)", task)[0]
+
+
 def varied_asker(prompt: str) -> str:
-    """Asks 0–3 questions in discovery, depending on the task (the first user message)."""
-    task = prompt.rsplit("Write nothing before the marker.", maxsplit=1)[-1]
-    task = re.split(r"\n(?:QUESTION|FINAL ANSWER)", task)[0]
-    return asks(int(unit(task) * 4))(prompt)
+    """Asks 0–3 questions in discovery, depending on the task."""
+    return asks(int(unit(task_of(prompt)) * 4))(prompt)
+
+
+def varied_prober(prompt: str) -> str:
+    """Asks 0–4 questions in discovery, depending on the task (another draw than the asker's),
+    and then personalises badly: its discovery answers lose their condition tag, which the
+    grader scores 1 (± 1), below the baseline's 2: a negative normalized alignment."""
+    return asks(int(unit("prober:" + task_of(prompt)) * 5))(prompt).replace("[discovery] ", "")
 
 
 def varied_grader(prompt: str) -> str:
@@ -86,23 +97,35 @@ def varied_grader(prompt: str) -> str:
     return json.dumps(found)
 
 
+ASKER = "mockllm/openai/asker"
+PROBER = "mockllm/google/prober"
+FIXED_K = (2, 4, 8)
+JUDGE = "batched"
+"""One grader call per response keeps these logs quick to build; per-criterion judging (the
+default) is covered by tests/prefdisco."""
+
+
 def prefdisco_logs(log_dir: Path) -> None:
-    """An asker with all three conditions on two sources, a guesser without an oracle run."""
+    """An asker with all three conditions on two sources (and on math with k = 2, 4, 8 fixed
+    questions), a prober of another provider, and a guesser without an oracle run."""
     roles: dict[str, Model] = {
         "user": scripted_model(lambda prompt: "Keep it short.", "sim-user"),
         "grader": scripted_model(varied_grader, "judge"),
     }
 
-    def run(model: Reply, name: str, condition: str, limit: int) -> None:
+    def run(model: Reply, name: str, condition: str, limit: int, **params: object) -> None:
         eval(
-            prefdisco(source="all", condition=condition),
-            model=scripted_model(model, name),
+            prefdisco(condition=condition, **{"source": "all", "judge": JUDGE, **params}),  # type: ignore[arg-type]
+            model=scripted_model(model, name.removeprefix("mockllm/")),
             model_roles=roles,
             limit=limit,
             display="none",
             log_dir=str(log_dir),
         )
 
-    run(varied_asker, "asker", "all", 3 * 34)  # 30 math records, then 4 of the next source
-    run(asks(0), "guesser", "baseline", 34)
-    run(asks(0), "guesser", "discovery", 34)
+    run(varied_asker, ASKER, "all", 3 * 34)  # 30 math records, then 4 of the next source
+    for k in FIXED_K:
+        run(asks(99), ASKER, "all", 3 * 4, source="math", fixed_questions=k)
+    run(varied_prober, PROBER, "all", 3 * 12, source="math")
+    run(asks(0), "guesser", "baseline", 12)
+    run(asks(0), "guesser", "discovery", 12)

@@ -1,29 +1,84 @@
-"""The `prefdisco` tables, checked against real offline runs (tests/report/runs.py)."""
+"""The `prefdisco` tables and figures, checked against real offline runs (tests/report/runs.py).
 
+Expected numbers are recomputed from the logs with the standard library, never with report
+code.
+"""
+
+import functools
+import inspect
+import math
+import statistics
 from pathlib import Path
+from typing import Any
 
 import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
 
+from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded
-from heedbench.report.prefdisco import ALL, prefdisco_rows
+from heedbench.report.prefdisco import (
+    ALL,
+    SETTING_DEFAULTS,
+    PrefDiscoRow,
+    negative_shares,
+    prefdisco_rows,
+    provider_of,
+    run_setting,
+    setting_label,
+)
 from heedbench.report.stats import fmt
 from heedbench.scorers import normalized_alignment
+from tests.prefdisco.scripted import asks, grader_reply, models
 from tests.report.helpers import logs_of, mean_and_se, sample_rows
+from tests.report.runs import ASKER, FIXED_K, PROBER
 
 Report = tuple[Loaded, list[Section], Path]
+CONDITIONS = ("baseline", "discovery", "oracle")
+DEFAULT = "protocol=paper, judge=batched, user_type=passive"
+"""The setting of the shared logs (tests/report/runs.py judges them batched)."""
+
+
+def default_log(log_dir: Path, model: str) -> EvalLog:
+    """The newest run of `model` with the default setting (no fixed questions)."""
+    return next(
+        log
+        for log in logs_of(log_dir, "prefdisco", model)
+        if log.eval.task_args.get("fixed_questions") is None
+    )
+
+
+def rows_by(loaded: Loaded) -> dict[tuple[str, str, str], PrefDiscoRow]:
+    return {(r.model, r.settings, r.source): r for r in prefdisco_rows(loaded)}
+
+
+def paired_alignment(samples: list[tuple[dict[str, Any], dict[str, float], Any]]) -> tuple[
+    float, int
+]:  # fmt: skip
+    """Normalized alignment over the records scored in all three conditions, and their count."""
+    by_record: dict[tuple[str, str], dict[str, float]] = {}
+    for m, v, _ in samples:
+        by_record.setdefault((m["problem_id"], m["persona_id"]), {})[m["condition"]] = v[
+            "prefalign"
+        ]
+    complete = [r for r in by_record.values() if len(r) == 3 and all(x == x for x in r.values())]
+    b, d, o = (statistics.fmean(r[c] for r in complete) for c in CONDITIONS)
+    return normalized_alignment(b, d, o), len(complete)
 
 
 def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, report: Report) -> None:
     loaded, _, out = report
     text = (out / "report.md").read_text()
-    rows = {(r.model, r.source): r for r in prefdisco_rows(loaded)}
-    samples = sample_rows(logs_of(log_dir, "prefdisco", "mockllm/asker")[0])
+    rows = rows_by(loaded)
+    samples = sample_rows(default_log(log_dir, ASKER))
+    per_source = {}
     for source in ("math", "medqa", ALL):
-        mine = [(m, v) for m, v, _ in samples if source in (ALL, m["source"])]
-        row = rows[("mockllm/asker", source)]
-        for condition in ("baseline", "discovery", "oracle"):
-            picked = [v for m, v in mine if m["condition"] == condition]
+        mine = [(m, v, x) for m, v, x in samples if source in (ALL, m["source"])]
+        row = rows[(ASKER, DEFAULT, source)]
+        for condition in CONDITIONS:
+            picked = [v for m, v, _ in mine if m["condition"] == condition]
             for key, estimate in (
                 ("prefalign", row.prefalign[condition]),
                 ("correct", row.accuracy[condition]),
@@ -32,24 +87,25 @@ def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, repor
                 assert estimate.value == pytest.approx(mean)
                 assert estimate.n == n
                 assert estimate.stderr == pytest.approx(se)
-        questions = mean_and_se([v["questions"] for m, v in mine if m["condition"] == "discovery"])
+        questions = mean_and_se(
+            [v["questions"] for m, v, _ in mine if m["condition"] == "discovery"]
+        )
         assert row.questions.value == pytest.approx(questions[0])
-        # normalized alignment over records scored in all three conditions
+        if source != ALL:
+            per_source[source] = paired_alignment(mine)
+            expected, complete = per_source[source]
+        else:  # over all sources: the mean of the sources' values, on all their records
+            expected = statistics.fmean(value for value, _ in per_source.values())
+            complete = sum(n for _, n in per_source.values())
+        assert row.normalized.value == pytest.approx(expected)
+        assert row.normalized.n == complete
+        assert row.normalized.low is not None and row.normalized.high is not None
+        assert row.normalized.low <= row.normalized.value <= row.normalized.high
         by_record: dict[tuple[str, str], dict[str, float]] = {}
-        for m, v in mine:
+        for m, v, _ in mine:
             by_record.setdefault((m["problem_id"], m["persona_id"]), {})[m["condition"]] = v[
                 "prefalign"
             ]
-        complete = [
-            r for r in by_record.values() if len(r) == 3 and all(x == x for x in r.values())
-        ]
-        b, d, o = (
-            sum(r[c] for r in complete) / len(complete) for c in ("baseline", "discovery", "oracle")
-        )
-        assert row.normalized.value == pytest.approx(normalized_alignment(b, d, o))
-        assert row.normalized.n == len(complete)
-        assert row.normalized.low is not None and row.normalized.high is not None
-        assert row.normalized.low <= row.normalized.value <= row.normalized.high
         paired = [
             r
             for r in by_record.values()
@@ -58,14 +114,110 @@ def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, repor
         worse = [float(r["discovery"] < r["baseline"]) for r in paired]
         assert row.worse.value == pytest.approx(sum(worse) / len(worse))
         assert row.worse.n == len(worse)
+        assert f"| {ASKER} | {DEFAULT} | {row.source if source != ALL else f'**{ALL}**'} |" in text
         assert fmt(row.normalized, 1) in text
 
 
 def test_missing_oracle_says_so(report: Report) -> None:
-    rows = {(r.model, r.source): r for r in prefdisco_rows(report[0])}
-    guesser = rows[("mockllm/guesser", ALL)]
+    guesser = rows_by(report[0])[("mockllm/guesser", DEFAULT, ALL)]
     assert guesser.normalized.missing
     assert guesser.missing == "—, no oracle run"
-    assert (
-        "| mockllm/guesser | passive | **all sources** |" in (report[2] / "report.md").read_text()
+    assert f"| mockllm/guesser | {DEFAULT} | **{ALL}** |" in (report[2] / "report.md").read_text()
+
+
+def test_runs_of_one_model_under_two_settings_are_never_pooled(tmp_path: Path) -> None:
+    # The same model, once by default (grader: baseline 2, discovery 3, oracle 4 -> 50) and
+    # once with four fixed questions (grader: discovery 2 -> 0); pooled, they would read 25.
+    logs = tmp_path / "logs"
+    grades = {"default": {"baseline": 2, "discovery": 3, "oracle": 4},
+              "fixed": {"baseline": 2, "discovery": 2, "oracle": 4}}  # fmt: skip
+    for name, params in (("default", {}), ("fixed", {"fixed_questions": 4})):
+        target, roles = models(asks(1), grader=functools.partial(grader_reply, grades=grades[name]))
+        log = eval(prefdisco(**params), model=target, model_roles=roles, limit=6,  # type: ignore[arg-type]
+                   display="none", log_dir=str(logs))[0]  # fmt: skip
+        assert log.status == "success"
+    out = tmp_path / "out"
+    loaded, sections = build_sections(Options(logs=[str(logs)], out=out))
+    overall = [r for r in prefdisco_rows(loaded) if r.source == ALL]
+    assert len(overall) == 2 and {r.model for r in overall} == {"mockllm/model"}
+    found = {r.setting["fixed_questions"]: r.normalized.value for r in overall}
+    assert found == {None: pytest.approx(50.0), 4: pytest.approx(0.0)}
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    lines = [line for line in section.summary if line.startswith("prefdisco mockllm/model")]
+    assert len(lines) == 2
+    default = "protocol=paper, judge=per_criterion, user_type=passive"
+    assert any(f"[{default}, fixed_questions=4]" in line and "normalized 0.0" in line
+               for line in lines)  # fmt: skip
+    assert any(f"[{default}]" in line and "normalized 50.0" in line for line in lines)
+
+
+def test_settings_are_read_from_the_task_arguments() -> None:
+    assert run_setting({}) == {**SETTING_DEFAULTS, "protocol": "budgeted", "judge": "batched"}
+    setting = run_setting({"protocol": "paper", "judge": "batched", "max_problems": 5})
+    assert setting["seed"] == 42  # the draw's default seed, as the task records it
+    assert setting_label(setting) == f"{DEFAULT}, max_problems=5, seed=42"
+    assert setting_label(run_setting(SETTING_DEFAULTS)) == (
+        "protocol=paper, judge=per_criterion, user_type=passive"
     )
+    defaults = {name: p.default for name, p in inspect.signature(prefdisco).parameters.items()}
+    assert {key: defaults[key] for key in SETTING_DEFAULTS} == SETTING_DEFAULTS
+    assert provider_of("openai/gpt-4o") == "openai" and provider_of(ASKER) == "openai"
+
+
+def test_share_of_model_source_pairs_with_negative_alignment(report: Report) -> None:
+    loaded, sections, _ = report
+    rows = prefdisco_rows(loaded)
+    pairs = [
+        r for r in rows if r.settings == DEFAULT and r.source != ALL and not r.normalized.missing
+    ]
+    assert {(r.model, r.source) for r in pairs} == {
+        (ASKER, "math"), (ASKER, "medqa"), (PROBER, "math")
+    }  # fmt: skip
+    negative = sum(r.normalized.value < 0 for r in pairs)
+    assert negative >= 1  # the prober personalises badly (tests/report/runs.py)
+    share = next(s for s in negative_shares(rows) if s.settings == DEFAULT)
+    assert share.share.value == pytest.approx(negative / len(pairs)) and share.share.n == 3
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    table = next(t for t in section.tables if t.caption.startswith("Share of model"))
+    assert [DEFAULT, "3", str(negative)] == next(r for r in table.rows if r[0] == DEFAULT)[:3]
+    assert any(f"{negative} of 3 model × source pairs" in line for line in section.summary)
+
+
+def test_questions_against_prefalign_per_provider(log_dir: Path, report: Report) -> None:
+    _, sections, _ = report
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    table = next(t for t in section.tables if "Figure 3" in t.caption)
+    found = {(row[0], row[1]): row for row in table.rows}
+    for model, provider in ((ASKER, "openai"), (PROBER, "google")):
+        points = [
+            (v["questions"], v["prefalign"])
+            for m, v, _ in sample_rows(default_log(log_dir, model))
+            if m["condition"] == "discovery" and not math.isnan(v["prefalign"])
+        ]
+        xs, ys = [p[0] for p in points], [p[1] for p in points]
+        r = statistics.correlation(xs, ys)
+        slope, intercept = statistics.linear_regression(xs, ys)
+        row = found[(DEFAULT, provider)]
+        assert row[2] == str(len(points))
+        assert row[5].startswith(f"{r:.3f} [") and row[7].startswith(f"{slope:.3f} ±")
+        assert row[8] == f"{intercept:.2f}"
+    assert (DEFAULT, "**all providers**") in found
+    # free discovery only: the fixed-k runs of the asker have a setting of their own
+    assert not any("fixed_questions" in key[0] for key in found)
+    names = [figure.name for figure in section.figures]
+    assert "prefdisco_questions_vs_prefalign.png" in names
+
+
+def test_fixed_numbers_of_questions_by_source(report: Report) -> None:
+    loaded, sections, out = report
+    rows = [r for r in prefdisco_rows(loaded) if r.model == ASKER]
+    for k in FIXED_K:
+        row = next(r for r in rows if r.setting["fixed_questions"] == k and r.source == "math")
+        assert row.questions.value == k  # a model that always asks asks exactly k
+        assert row.prefalign["discovery"].n > 0
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    table = next(t for t in section.tables if "Figure 5" in t.caption)
+    shown = [(row[2], row[3]) for row in table.rows if row[0] == ASKER]
+    assert shown[:2] == [("free", "math"), ("free", "medqa")]
+    assert [k for k, source in shown if source == "math"] == ["free", "2", "4", "8"]
+    assert (out / "prefdisco_fixed_questions.png").stat().st_size > 10_000
