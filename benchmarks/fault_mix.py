@@ -28,7 +28,6 @@ from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
 from heedbench.evals.prefdisco.task import prefdisco
-from heedbench.solvers.prefdisco.prompts import SIMULATED_USER
 from heedbench.testing_carryon import stub_reply, write_queries
 
 MIX = {
@@ -53,7 +52,7 @@ def prefdisco_reply(prompt: str) -> str:
 
     if prompt.startswith(("You grade", "You check")):
         return grader_reply(prompt)
-    if prompt.startswith(SIMULATED_USER[:40]):
+    if prompt.startswith(("You are playing a person", "You are role-playing a person")):
         return "Short and plain, please."
     return asks(1)(prompt)
 

@@ -18,7 +18,7 @@ from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
 from heedbench.solvers.judge_check import judge_check_solver
 from heedbench.solvers.judge_check.solver import CheckMode
-from heedbench.solvers.prefdisco.solver import GRADER_CONFIG as PREFDISCO_GRADER
+from heedbench.solvers.prefdisco.solver import grader_config
 
 SUBSETS = ("all", "adversarial", "clean")
 PARTS = ("all", "checklist", "harm")
@@ -98,7 +98,7 @@ def prefdisco_judge_check(
     return Task(
         dataset=dataset,
         solver=judge_check_solver(
-            mode=cast(CheckMode, mode), structured=structured, config=PREFDISCO_GRADER
+            mode=cast(CheckMode, mode), structured=structured, config=grader_config("paper")
         ),
         scorer=judge_check_scorer(),
         epochs=Epochs(1, judge_check_epochs()),
