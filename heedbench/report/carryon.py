@@ -114,8 +114,11 @@ def carryon_data(loaded: Loaded) -> CarryOnData | None:
 def condition_means(data: CarryOnData, model: str) -> ConditionMeans:
     """The inputs of the failure-mode rules for one model (None where a run is missing)."""
 
-    def value(condition: str, key: str) -> float | None:
-        estimate = data.estimate(model, condition, key)
+    def value(key: str) -> float | None:
+        frame = data.samples
+        column = f"v_{key}"
+        values = list(frame.loc[frame["model"] == model, column]) if column in frame else []
+        estimate = mean_se(values)
         return None if estimate.missing else estimate.value
 
     return means_from(value)
