@@ -1,4 +1,8 @@
-"""`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs."""
+"""`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs.
+
+`heedbench annotate ...`: files for human annotators of carryon (simulated-user turns, the
+queries) and summaries of the filled copies (`heedbench.report.annotate`).
+"""
 
 import argparse
 import sys
@@ -7,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from heedbench.prices import load_prices
+from heedbench.report import annotate
 from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
@@ -111,12 +116,15 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULTS.repetition,
         help="carryon repetitive recovery: mean BC redundancy at least this (default: %(default)s)",
     )
+    annotate.add_parser(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `heedbench` console script."""
     args = _parser().parse_args(argv)
+    if args.command == "annotate":
+        return annotate.run(args)
     options = Options(
         logs=args.logs,
         out=Path(args.output),
