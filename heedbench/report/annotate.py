@@ -405,11 +405,15 @@ def add_parser(commands: Any) -> None:
         "export-turns", help="a seeded sample of simulated-user messages from carryon logs"
     )
     turns.add_argument("logs", nargs="+", metavar="LOGS", help="log folders or files")
-    turns.add_argument("-o", "--output", type=Path, required=True, metavar="FILE")
+    turns.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="CSV to write"
+    )
     turns.add_argument("--n", type=int, default=100, help="messages to export (default: 100)")
     turns.add_argument("--seed", type=int, default=0, help="sampling seed (default: 0)")
     queries = steps.add_parser("export-queries", help="the carryon queries for a human review")
-    queries.add_argument("-o", "--output", type=Path, required=True, metavar="FILE")
+    queries.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="FILE", help="CSV to write"
+    )
     queries.add_argument("--data", help="a JSONL file in the shipped schema (default: shipped)")
     queries.add_argument("--n", type=int, help="a seeded sample of this many (default: all)")
     queries.add_argument("--seed", type=int, default=0)

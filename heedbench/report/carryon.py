@@ -79,8 +79,18 @@ def condition_means(data: CarryOnData, label: str) -> ConditionMeans:
     return means_from(value)
 
 
-def _cell(estimate: Estimate, condition: str, digits: int = 3) -> str:
-    return NO_RUN[condition] if estimate.missing else fmt(estimate, digits)
+def _cell(
+    data: CarryOnData,
+    label: str,
+    condition: str,
+    estimate: Estimate,
+    digits: int = 3,
+    **where: Any,
+) -> str:
+    """The estimate, or why it is missing: no run of the condition, or undefined there."""
+    if not estimate.missing:
+        return fmt(estimate, digits)
+    return f"{MISSING}, undefined" if data.has(label, condition, **where) else NO_RUN[condition]
 
 
 def _head(data: CarryOnData, label: str) -> list[str]:
@@ -123,25 +133,40 @@ def _condition_tables(data: CarryOnData) -> list[Table]:
         utility.rows.append(
             [
                 *_head(data, label),
-                *(_cell(by_condition(data, label, c, "utility"), c) for c in CONDITIONS),
-                *(_cell(by_condition(data, label, c, "cumulative_utility"), c) for c in MULTI_TURN),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "utility"))
+                    for c in CONDITIONS
+                ),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "cumulative_utility"))
+                    for c in MULTI_TURN
+                ),
             ]
         )
         harm.rows.append(
             [
                 *_head(data, label),
-                *(_cell(by_condition(data, label, c, "harm"), c, 2) for c in CONDITIONS),
-                *(_cell(by_condition(data, label, c, "harmful_rate"), c) for c in CONDITIONS),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "harm"), 2)
+                    for c in CONDITIONS
+                ),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "harmful_rate"))
+                    for c in CONDITIONS
+                ),
             ]
         )
         redundancy.rows.append(
             [
                 *_head(data, label),
                 *(
-                    _cell(data.turn_estimate(label, "redundancy", m_condition=c), c)
+                    _cell(data, label, c, data.turn_estimate(label, "redundancy", m_condition=c))
                     for c in MULTI_TURN
                 ),
-                *(_cell(by_condition(data, label, c, "redundancy"), c) for c in MULTI_TURN),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "redundancy"))
+                    for c in MULTI_TURN
+                ),
             ]
         )
     return [utility, harm, redundancy]
@@ -234,23 +259,29 @@ def _category_table(data: CarryOnData) -> Table:
     for label in data.labels:
         for category in _categories(data):
             where = {"m_category": category}
+
+            def cell(condition: str, measure: str, digits: int = 3) -> str:
+                estimate = by_condition(data, label, condition, measure, **where)  # noqa: B023
+                return _cell(data, label, condition, estimate, digits, **where)  # noqa: B023
+
             table.rows.append(
                 [
                     label,
                     category,
-                    *(_cell(by_condition(data, label, c, "utility", **where), c)
-                      for c in ("turn1", "oracle", "bc")),
+                    *(cell(c, "utility") for c in ("turn1", "oracle", "bc")),
                     fmt(recovery(data, label, category), missing=f"{MISSING}, needs turn 1 and BC"),
                     fmt(
                         data.difference(label, "bc_last_utility", "oracle_utility", **where),
                         missing=f"{MISSING}, needs oracle and BC",
                     ),
-                    *(_cell(by_condition(data, label, c, "harm", **where), c, 2)
-                      for c in ("oracle", "bc")),
-                    fmt(harm_change(data, label, category), 2,
-                        missing=f"{MISSING}, needs oracle and BC"),
+                    *(cell(c, "harm", 2) for c in ("oracle", "bc")),
+                    fmt(
+                        harm_change(data, label, category),
+                        2,
+                        missing=f"{MISSING}, needs oracle and BC",
+                    ),
                 ]
-            )  # fmt: skip
+            )
     return table
 
 
@@ -499,7 +530,8 @@ def carryon_section(loaded: Loaded, thresholds: FailureThresholds) -> Section | 
     )
     for label in data.labels:
         cells = "  ".join(
-            f"{LABELS[c]} {_cell(by_condition(data, label, c, 'utility'), c)}" for c in CONDITIONS
+            f"{LABELS[c]} {_cell(data, label, c, by_condition(data, label, c, 'utility'))}"
+            for c in CONDITIONS
         )
         flagged = [mode for mode, f in flags[label].items() if f.flagged]
         section.summary.append(

@@ -138,6 +138,15 @@ class CarryOnData:
         rows = frame.loc[mask, ["m_query_id", column]]
         return [(str(q), float(v)) for q, v in rows.itertuples(index=False)]
 
+    def has(self, variant: str, condition: str, **where: Any) -> bool:
+        """Whether the variant has samples of a condition (turn 1: any but the oracle)."""
+        frame = self.samples
+        wanted = ("turn1", "bc", "nc") if condition == "turn1" else (condition,)
+        mask = (frame["variant"] == variant) & frame["m_condition"].isin(wanted)
+        for name, value in where.items():
+            mask &= frame[name] == value
+        return bool(mask.any())
+
     def estimate(self, variant: str, key: str, **where: Any) -> Estimate:
         """Mean ± query-clustered stderr of one score key over a variant's samples."""
         return estimate_of(clustered_mean(self.observations(variant, key, **where)))

@@ -105,6 +105,10 @@ def test_turn1_is_every_response_to_the_query_alone(log_dir: Path, report: Repor
 def test_missing_oracle_run_is_said_not_shown(report: Report) -> None:
     text = (report[2] / "report.md").read_text()
     assert "—, no oracle run" in table_row(text, "mockllm/locked")
+    # A run that is there but leaves a number undefined says so: the locked model never
+    # fulfils anything, so its redundancy is undefined, not missing a run.
+    undefined = " | ".join(["—, undefined"] * 4)
+    assert table_row(text, "mockllm/locked", containing=f"| {undefined} |")
 
 
 def test_failure_flags_use_the_condition_means(log_dir: Path, report: Report) -> None:
