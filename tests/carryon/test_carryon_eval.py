@@ -60,8 +60,10 @@ def run(
     **params: Any,
 ) -> EvalLog:
     params.setdefault("flows_per_query", FLOWS)
+    epochs = params.pop("epochs", 1)
     log = eval(
         carryon(data=str(data), **params),
+        epochs=epochs,
         model=scripted_model(target, "target"),
         model_roles={
             "user": scripted_model(user, "user"),
@@ -412,3 +414,16 @@ def test_single_turn_runs_need_no_user_role(tmp_path: Path, data: Path) -> None:
     )[0]
     assert log.status == "success", log.error
     assert len(samples(log)) == 2 * QUERIES
+
+
+def test_two_epochs_reduce_to_the_same_per_condition_numbers(tmp_path: Path, data: Path) -> None:
+    log = run(tmp_path, data, refuse_then_recover(), condition="turn1,oracle", epochs=2)
+    # Epochs are reduced key by key: a key NaN in every epoch (another condition's) stays NaN.
+    for sample in samples(log):
+        value = score(sample).value
+        if sample.metadata["condition"] == "oracle":
+            assert math.isnan(value["turn1_utility"]) and value["oracle_utility"] == 2 / ITEMS
+        else:
+            assert math.isnan(value["oracle_utility"]) and value["turn1_utility"] == 0.0
+    assert metric(log, "turn1_utility", "mean") == 0.0
+    assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)
