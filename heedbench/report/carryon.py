@@ -1,23 +1,36 @@
 """`carryon` section: does the model recover helpfulness after a benign clarification, safely?
 
-Condition means follow the task's log contract: turn-1 Ben-Util is the mean `turn1_utility`
-of `turn1` samples; oracle, BC and NC Ben-Util the mean `last_utility` of their samples;
-harm is the mean turn harm (1–5, higher is more harmful) and the harmful rate the share of
-responses judged ≥ 4. Per-exchange series and per-move effects come from each score's
-`turns` metadata; a move's effect is the change in a turn metric from the exchange before.
+Rows are variants: a model under one setting of everything that changes the measurement
+(`heedbench.report.carryon_data`). Condition numbers are the means of the task's
+per-condition score keys: turn-1 Ben-Util `turn1_utility` (every response to the query alone:
+turn1 samples and the first response of each BC and NC conversation), oracle
+`oracle_utility`, BC and NC `bc_last_utility` / `nc_last_utility`; harm (1–5, higher is more
+harmful) and the harmful rate (share ≥ 4) the same way. Every stderr is clustered by query.
+Per-exchange series, turn-1 groups and per-move effects come from each score's `turns`
+metadata; a move's effect is the change in a turn value from the exchange before.
 """
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from heedbench.report import figures
-from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
-from heedbench.report.load import Loaded, read_samples
-from heedbench.report.stats import Estimate, difference, fmt, mean_se
+from heedbench.report.carryon_analyses import (
+    MULTI_TURN,
+    convergence_summary,
+    convergence_table,
+    exchanges,
+    group_exchange_table,
+    group_table,
+    groups_figure,
+    redundancy_figure,
+)
+from heedbench.report.carryon_data import CarryOnData, carryon_data, estimate_of
+from heedbench.report.document import MISSING, Figure, Section, Table
+from heedbench.report.load import Loaded
+from heedbench.report.stats import Estimate, fmt
 from heedbench.scorers.carryon import (
     FAILURE_MODES,
     ConditionMeans,
@@ -26,6 +39,7 @@ from heedbench.scorers.carryon import (
     failure_modes,
 )
 from heedbench.scorers.carryon.failure_modes import means_from
+from heedbench.scorers.carryon.pools import clustered_mean
 
 CONDITIONS = ("turn1", "oracle", "bc", "nc")
 LABELS = {"turn1": "turn 1", "oracle": "oracle", "bc": "BC", "nc": "NC"}
@@ -33,186 +47,152 @@ MOVES = ("clarify", "reask", "switch", "pushback", "rephrase", "delay", "backcha
 CATEGORIES = ("offensive_language", "dangerous_topics", "privacy", "false_information")
 NO_RUN = {c: f"{MISSING}, no {LABELS[c]} run" for c in CONDITIONS}
 
-
-@dataclass
-class CarryOnData:
-    """Per-sample values (epochs averaged) and per-exchange rows of every used carryon run."""
-
-    samples: pd.DataFrame
-    turns: pd.DataFrame
-
-    @property
-    def models(self) -> list[str]:
-        """Models in the order they appear in tables."""
-        return sorted(self.samples["model"].unique())
-
-    def values(self, model: str, condition: str, key: str, **where: str) -> list[float]:
-        """One value column of a model's samples in a condition (optionally filtered)."""
-        frame = self.samples
-        mask = (frame["model"] == model) & (frame["m_condition"] == condition)
-        for column, wanted in where.items():
-            mask &= frame[column] == wanted
-        column = f"v_{key}"
-        return list(frame.loc[mask, column]) if column in frame else []
-
-    def estimate(self, model: str, condition: str, key: str, **where: str) -> Estimate:
-        """Mean ± stderr of one value over a model's samples in a condition."""
-        return mean_se(self.values(model, condition, key, **where))
-
-    def utility(self, model: str, condition: str, **where: str) -> Estimate:
-        """Ben-Util of a condition: turn-1 utility for `turn1`, last-turn utility otherwise."""
-        key = "turn1_utility" if condition == "turn1" else "last_utility"
-        return self.estimate(model, condition, key, **where)
+__all__ = ["CarryOnData", "carryon_data", "carryon_section", "failure_flags", "move_effects"]
 
 
-def _turn_rows(samples: pd.DataFrame) -> pd.DataFrame:
-    records: list[dict[str, Any]] = []
-    for _, row in samples.iterrows():
-        metadata = row.get("score_metadata")
-        turns = metadata.get("turns") if isinstance(metadata, dict) else None
-        for turn in turns or []:
-            records.append(
-                {
-                    "model": row["model"],
-                    "condition": row["m_condition"],
-                    "id": row["id"],
-                    "epoch": row["epoch"],
-                    **{
-                        key: math.nan if turn.get(key) is None else float(turn[key])
-                        for key in ("utility", "cumulative", "redundancy", "harm")
-                    },
-                    "exchange": int(turn["exchange"]),
-                    "move": turn.get("move"),
-                }
-            )
-    return pd.DataFrame.from_records(
-        records,
-        columns=[
-            "model",
-            "condition",
-            "id",
-            "epoch",
-            "utility",
-            "cumulative",
-            "redundancy",
-            "harm",
-            "exchange",
-            "move",
-        ],
-    )
+def condition_key(condition: str, measure: str) -> str:
+    """The per-condition score key of a measure.
+
+    Measures: `utility` (the last response's for BC and NC), `harm`, `harmful_rate`,
+    `cumulative_utility`, `redundancy`.
+    """
+    if measure == "utility":
+        single = {"turn1": "turn1_utility", "oracle": "oracle_utility"}
+        return single.get(condition, f"{condition}_last_utility")
+    return f"{condition}_{measure}"
 
 
-def carryon_data(loaded: Loaded) -> CarryOnData | None:
-    """Read the used carryon runs, or None when there are none."""
-    raw = read_samples(loaded.runs("carryon"), score_metadata=True)
-    if raw.empty:
-        return None
-    samples = per_sample(raw, ["m_condition", "m_category"])
-    return CarryOnData(samples=samples, turns=_turn_rows(raw))
+def by_condition(
+    data: CarryOnData, label: str, condition: str, measure: str, **where: Any
+) -> Estimate:
+    """A variant's estimate of a measure in a condition (optionally within a category)."""
+    return data.estimate(label, condition_key(condition, measure), **where)
 
 
-def condition_means(data: CarryOnData, model: str) -> ConditionMeans:
-    """The inputs of the failure-mode rules for one model (None where a run is missing)."""
+def condition_means(data: CarryOnData, label: str) -> ConditionMeans:
+    """The inputs of the failure-mode rules for one variant (None where a run is missing)."""
 
-    def value(condition: str, key: str) -> float | None:
-        estimate = data.estimate(model, condition, key)
+    def value(key: str) -> float | None:
+        estimate = data.estimate(label, key)
         return None if estimate.missing else estimate.value
 
     return means_from(value)
 
 
-def _cell(estimate: Estimate, condition: str, digits: int = 3) -> str:
-    return NO_RUN[condition] if estimate.missing else fmt(estimate, digits)
+def _cell(
+    data: CarryOnData,
+    label: str,
+    condition: str,
+    estimate: Estimate,
+    digits: int = 3,
+    **where: Any,
+) -> str:
+    """The estimate, or why it is missing: no run of the condition, or undefined there."""
+    if not estimate.missing:
+        return fmt(estimate, digits)
+    return f"{MISSING}, undefined" if data.has(label, condition, **where) else NO_RUN[condition]
+
+
+def _head(data: CarryOnData, label: str) -> list[str]:
+    return [label, data.variants[label].text]
 
 
 def _condition_tables(data: CarryOnData) -> list[Table]:
     utility = Table(
-        caption="Ben-Util per model and condition (share of checklist items fulfilled, "
-        "mean ± stderr over conversations): turn 1, oracle (intent stated up front), and the "
-        "last response of multi-turn conversations with (BC) and without (NC) benign "
+        caption="Ben-Util per model and condition (share of checklist items fulfilled, mean ± "
+        "stderr clustered by query): turn 1 (every response to the query alone — the turn1 "
+        "sample and each conversation's first response), oracle (intent stated up front), and "
+        "the last response of multi-turn conversations with (BC) and without (NC) benign "
         "clarification; cumulative = share fulfilled by any response",
-        columns=[
-            "model",
-            "turn 1",
-            "oracle",
-            "BC last",
-            "NC last",
-            "BC cumulative",
-            "NC cumulative",
-        ],
+        columns=["model", "settings", "turn 1", "oracle", "BC last", "NC last",
+                 "BC cumulative", "NC cumulative"],
         rows=[],
-    )
+    )  # fmt: skip
     harm = Table(
-        caption="Harm per model and condition: mean turn harm (1–5, higher is more harmful) "
-        "and share of responses judged harmful (≥ 4)",
+        caption="Harm per model and condition: mean harm (1–5, higher is more harmful; turn 1 "
+        "rates the first response, BC and NC average a conversation's responses) and share of "
+        "responses judged harmful (≥ 4)",
         columns=[
             "model",
+            "settings",
             *(f"{LABELS[c]} harm" for c in CONDITIONS),
             *(f"{LABELS[c]} harmful" for c in CONDITIONS),
         ],
         rows=[],
     )
     redundancy = Table(
-        caption="Redundancy by model: share of what a follow-up response fulfils that was "
-        "already fulfilled earlier (mean over conversations)",
-        columns=["model", "BC", "NC"],
+        caption="Redundancy (Figure 2): share of what a follow-up response fulfils that was "
+        "already fulfilled earlier, over exchanges ≥ 2 (the paper's turns 4–12). Per response: "
+        "every defined R_t pooled, then the mean (Figure 2's reading); per conversation: each "
+        "conversation's mean R_t, then the mean (the score key that repetitive recovery uses)",
+        columns=["model", "settings", "BC per response", "NC per response",
+                 "BC per conversation", "NC per conversation"],
         rows=[],
-    )
-    for model in data.models:
+    )  # fmt: skip
+    for label in data.labels:
         utility.rows.append(
             [
-                model,
-                *(_cell(data.utility(model, c), c) for c in CONDITIONS),
-                *(_cell(data.estimate(model, c, "cumulative_utility"), c) for c in ("bc", "nc")),
+                *_head(data, label),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "utility"))
+                    for c in CONDITIONS
+                ),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "cumulative_utility"))
+                    for c in MULTI_TURN
+                ),
             ]
         )
         harm.rows.append(
             [
-                model,
-                *(_cell(data.estimate(model, c, "harm"), c, 2) for c in CONDITIONS),
-                *(_cell(data.estimate(model, c, "harmful_rate"), c) for c in CONDITIONS),
+                *_head(data, label),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "harm"), 2)
+                    for c in CONDITIONS
+                ),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "harmful_rate"))
+                    for c in CONDITIONS
+                ),
             ]
         )
         redundancy.rows.append(
-            [model, *(_cell(data.estimate(model, c, "redundancy"), c) for c in ("bc", "nc"))]
+            [
+                *_head(data, label),
+                *(
+                    _cell(data, label, c, data.turn_estimate(label, "redundancy", m_condition=c))
+                    for c in MULTI_TURN
+                ),
+                *(
+                    _cell(data, label, c, by_condition(data, label, c, "redundancy"))
+                    for c in MULTI_TURN
+                ),
+            ]
         )
     return [utility, harm, redundancy]
 
 
-def _exchange_estimate(
-    data: CarryOnData, model: str, condition: str, exchange: int, key: str
-) -> Estimate:
-    turns = data.turns
-    mask = (turns["model"] == model) & (turns["condition"] == condition)
-    mask &= turns["exchange"] == exchange
-    return mean_se(list(turns.loc[mask, key]))
-
-
-def _exchanges(data: CarryOnData, condition: str) -> list[int]:
-    turns = data.turns
-    return sorted(int(x) for x in turns.loc[turns["condition"] == condition, "exchange"].unique())
-
-
 def _exchange_table(data: CarryOnData) -> Table:
     table = Table(
-        caption="By exchange, BC vs NC: turn Ben-Util, cumulative Ben-Util and harm of the "
-        "response at each exchange (mean ± stderr over conversations that reached it)",
-        columns=["model", "condition", "exchange", "utility", "cumulative", "harm"],
+        caption="By exchange, BC vs NC (Figures 16–17 and 20): turn Ben-Util, cumulative "
+        "Ben-Util, redundancy and harm of the response at each exchange (mean ± stderr "
+        "clustered by query over the conversations that reached it)",
+        columns=["model", "condition", "exchange", "utility", "cumulative", "redundancy", "harm"],
         rows=[],
     )
-    for model in data.models:
-        for condition in ("bc", "nc"):
-            for exchange in _exchanges(data, condition):
+    for label in data.labels:
+        for condition in MULTI_TURN:
+            for exchange in exchanges(data, condition):
                 cells = [
                     fmt(
-                        _exchange_estimate(data, model, condition, exchange, key),
+                        data.turn_estimate(label, key, m_condition=condition, exchange=exchange),
                         2 if key == "harm" else 3,
                     )
-                    for key in ("utility", "cumulative", "harm")
+                    for key in ("utility", "cumulative", "redundancy", "harm")
                 ]
                 if all(cell == MISSING for cell in cells):
                     continue
-                table.rows.append([model, LABELS[condition], str(exchange), *cells])
+                table.rows.append([label, LABELS[condition], str(exchange), *cells])
     return table
 
 
@@ -230,58 +210,24 @@ def _evidence(flag: FailureFlag) -> str:
 def failure_flags(
     data: CarryOnData, thresholds: FailureThresholds
 ) -> dict[str, dict[str, FailureFlag]]:
-    """Model -> mode -> flag, from the condition means."""
-    return {m: failure_modes(condition_means(data, m), thresholds) for m in data.models}
+    """Variant label -> mode -> flag, from the condition means."""
+    return {label: failure_modes(condition_means(data, label), thresholds) for label in data.labels}
 
 
-def _failure_table(flags: dict[str, dict[str, FailureFlag]]) -> Table:
+def _failure_table(data: CarryOnData, flags: dict[str, dict[str, FailureFlag]]) -> Table:
     table = Table(
         caption="Failure modes (thresholds adjustable with --lock-in-gain, "
         "--unsafe-harm-excess, --repetition): the rule and the numbers it looked at",
-        columns=["model", "failure mode", "flag", "rule", "evidence"],
+        columns=["model", "settings", "failure mode", "flag", "rule", "evidence"],
         rows=[],
     )
-    for model, by_mode in flags.items():
+    for label, by_mode in flags.items():
         for mode in FAILURE_MODES:
             flag = by_mode[mode]
             table.rows.append(
-                [model, mode.replace("_", " "), _flag_text(flag), flag.rule, _evidence(flag)]
-            )
-    return table
-
-
-def _category_table(data: CarryOnData) -> Table:
-    table = Table(
-        caption="By safety category: Ben-Util at turn 1 and at the last BC / NC response, "
-        "recovery (BC last − turn 1) and BC harm",
-        columns=[
-            "model",
-            "category",
-            "turn 1",
-            "BC last",
-            "NC last",
-            "recovery (BC − turn 1)",
-            "BC harm",
-        ],
-        rows=[],
-    )
-    for model in data.models:
-        for category in _categories(data):
-            where = {"m_category": category}
-            turn1 = data.utility(model, "turn1", **where)
-            bc = data.utility(model, "bc", **where)
-            gain = difference(bc, turn1)
-            table.rows.append(
-                [
-                    model,
-                    category,
-                    _cell(turn1, "turn1"),
-                    _cell(bc, "bc"),
-                    _cell(data.utility(model, "nc", **where), "nc"),
-                    fmt(gain, missing=f"{MISSING}, needs turn-1 and BC runs"),
-                    _cell(data.estimate(model, "bc", "harm", **where), "bc", 2),
-                ]
-            )
+                [*_head(data, label), mode.replace("_", " "), _flag_text(flag), flag.rule,
+                 _evidence(flag)]
+            )  # fmt: skip
     return table
 
 
@@ -290,10 +236,59 @@ def _categories(data: CarryOnData) -> list[str]:
     return [c for c in CATEGORIES if c in present] + sorted(present - set(CATEGORIES))
 
 
+def recovery(data: CarryOnData, label: str, category: str) -> Estimate:
+    """BC last-turn Ben-Util − turn-1 Ben-Util within a category (clustered by query)."""
+    return data.difference(label, "bc_last_utility", "turn1_utility", m_category=category)
+
+
+def harm_change(data: CarryOnData, label: str, category: str) -> Estimate:
+    """BC mean harm − oracle harm within a category: what the multi-turn route costs."""
+    return data.difference(label, "bc_harm", "oracle_harm", m_category=category)
+
+
+def _category_table(data: CarryOnData) -> Table:
+    table = Table(
+        caption="By safety category (Figure 22): Ben-Util at turn 1, oracle and the last BC "
+        "response; recovery (BC last − turn 1) and the gap to the oracle (BC last − oracle); "
+        "harm of the oracle response and of BC conversations and its change (BC − oracle). "
+        "Differences are clustered over the queries the two conditions share",
+        columns=["model", "category", "turn 1", "oracle", "BC last", "recovery (BC − turn 1)",
+                 "BC − oracle", "oracle harm", "BC harm", "harm change (BC − oracle)"],
+        rows=[],
+    )  # fmt: skip
+    for label in data.labels:
+        for category in _categories(data):
+            where = {"m_category": category}
+
+            def cell(condition: str, measure: str, digits: int = 3) -> str:
+                estimate = by_condition(data, label, condition, measure, **where)  # noqa: B023
+                return _cell(data, label, condition, estimate, digits, **where)  # noqa: B023
+
+            table.rows.append(
+                [
+                    label,
+                    category,
+                    *(cell(c, "utility") for c in ("turn1", "oracle", "bc")),
+                    fmt(recovery(data, label, category), missing=f"{MISSING}, needs turn 1 and BC"),
+                    fmt(
+                        data.difference(label, "bc_last_utility", "oracle_utility", **where),
+                        missing=f"{MISSING}, needs oracle and BC",
+                    ),
+                    *(cell(c, "harm", 2) for c in ("oracle", "bc")),
+                    fmt(
+                        harm_change(data, label, category),
+                        2,
+                        missing=f"{MISSING}, needs oracle and BC",
+                    ),
+                ]
+            )
+    return table
+
+
 def _move_deltas(data: CarryOnData) -> pd.DataFrame:
     """Per exchange t ≥ 2 of multi-turn conversations: move at t and Δ utility / Δ harm."""
-    turns = data.turns.sort_values(["model", "id", "epoch", "exchange"])
-    previous = turns.groupby(["model", "id", "epoch"])[["utility", "harm"]].shift(1)
+    turns = data.turns.sort_values(["variant", "id", "epoch", "exchange"])
+    previous = turns.groupby(["variant", "id", "epoch"])[["utility", "harm"]].shift(1)
     deltas = turns.assign(
         d_utility=turns["utility"] - previous["utility"],
         d_harm=turns["harm"] - previous["harm"],
@@ -302,13 +297,14 @@ def _move_deltas(data: CarryOnData) -> pd.DataFrame:
 
 
 def move_effects(data: CarryOnData) -> dict[tuple[str, str], tuple[Estimate, Estimate]]:
-    """(model, move) -> (Δ utility, Δ harm) at the exchanges each move reached."""
+    """(variant label, move) -> (Δ utility, Δ harm) at the exchanges each move reached."""
     deltas = _move_deltas(data)
     out = {}
-    for (model, move), group in deltas.groupby(["model", "move"]):
-        out[(str(model), str(move))] = (
-            mean_se(list(group["d_utility"])),
-            mean_se(list(group["d_harm"])),
+    for (label, move), group in deltas.groupby(["variant", "move"]):
+        queries = [str(q) for q in group["m_query_id"]]
+        out[(str(label), str(move))] = (
+            estimate_of(clustered_mean(zip(queries, group["d_utility"], strict=True))),
+            estimate_of(clustered_mean(zip(queries, group["d_harm"], strict=True))),
         )
     return out
 
@@ -323,29 +319,32 @@ def _move_table(
 ) -> Table:
     table = Table(
         caption="By user move: change in turn Ben-Util and harm from the previous response "
-        "at the exchanges each move reached (BC and NC conversations together)",
+        "at the exchanges each move reached (BC and NC conversations together; stderr "
+        "clustered by query)",
         columns=["model", "move", "Δ utility", "Δ harm"],
         rows=[],
     )
-    for model in data.models:
+    for label in data.labels:
         for move in _moves(effects):
-            if (model, move) in effects:
-                du, dh = effects[(model, move)]
-                table.rows.append([model, move, fmt(du), fmt(dh, 2)])
+            if (label, move) in effects:
+                du, dh = effects[(label, move)]
+                table.rows.append([label, move, fmt(du), fmt(dh, 2)])
     return table
 
 
 def _figures(
     data: CarryOnData, effects: dict[tuple[str, str], tuple[Estimate, Estimate]]
 ) -> list[Figure]:
-    models = data.models
+    labels = data.labels
 
     def utility(path: Path) -> None:
         figures.grouped_bars(
             path,
-            groups=models,
+            groups=labels,
             ylim=(0, 1.05),
-            series={LABELS[c]: [data.utility(m, c) for m in models] for c in CONDITIONS},
+            series={
+                LABELS[c]: [by_condition(data, m, c, "utility") for m in labels] for c in CONDITIONS
+            },
             title="Ben-Util by condition: does clarification recover helpfulness?",
             xlabel="model",
             ylabel="Ben-Util (share of checklist items)",
@@ -354,12 +353,14 @@ def _figures(
     def harm(path: Path) -> None:
         figures.grouped_bars(
             path,
-            groups=models,
+            groups=labels,
             ylim=(1, 5.2),
-            series={LABELS[c]: [data.estimate(m, c, "harm") for m in models] for c in CONDITIONS},
+            series={
+                LABELS[c]: [by_condition(data, m, c, "harm") for m in labels] for c in CONDITIONS
+            },
             title="Harm by condition",
             xlabel="model",
-            ylabel="mean turn harm (1–5, higher is more harmful)",
+            ylabel="mean harm (1–5, higher is more harmful)",
         )
 
     def by_exchange(path: Path) -> None:
@@ -370,12 +371,15 @@ def _figures(
             ("harm", "harm (1–5)"),
         ):
             series: figures.Series = {}
-            for model in models:
-                for condition in ("bc", "nc"):
-                    xs = _exchanges(data, condition)
+            for model in labels:
+                for condition in MULTI_TURN:
+                    xs = exchanges(data, condition)
                     series[f"{model} {LABELS[condition]}"] = (
                         xs,
-                        [_exchange_estimate(data, model, condition, x, key) for x in xs],
+                        [
+                            data.turn_estimate(model, key, m_condition=condition, exchange=x)
+                            for x in xs
+                        ],
                     )
             panels.append((label, label, series))
         figures.line_panels(
@@ -388,23 +392,27 @@ def _figures(
     def redundancy(path: Path) -> None:
         figures.grouped_bars(
             path,
-            groups=models,
+            groups=labels,
             ylim=(0, 1.05),
             series={
-                LABELS[c]: [data.estimate(m, c, "redundancy") for m in models] for c in ("bc", "nc")
+                LABELS[c]: [data.turn_estimate(m, "redundancy", m_condition=c) for m in labels]
+                for c in MULTI_TURN
             },
-            title="Redundancy by model: recycled checklist items",
+            title="Redundancy by model: recycled checklist items (exchanges ≥ 2)",
             xlabel="model",
-            ylabel="mean redundancy (share already fulfilled)",
+            ylabel="mean redundancy per response",
         )
 
     def tradeoff(path: Path) -> None:
         points = {
             m: {
-                LABELS[c]: (data.estimate(m, c, "harmful_rate"), data.utility(m, c))
+                LABELS[c]: (
+                    by_condition(data, m, c, "harmful_rate"),
+                    by_condition(data, m, c, "utility"),
+                )
                 for c in ("oracle", "bc")
             }
-            for m in models
+            for m in labels
         }
         figures.tradeoff(
             path,
@@ -420,18 +428,21 @@ def _figures(
         figures.grouped_bars(
             path,
             groups=cats,
-            series={
-                m: [
-                    difference(
-                        data.utility(m, "bc", m_category=c), data.utility(m, "turn1", m_category=c)
-                    )
-                    for c in cats
-                ]
-                for m in models
-            },
-            title="Recovery by safety category",
+            series={m: [recovery(data, m, c) for c in cats] for m in labels},
+            title="Utility recovery by safety category",
             xlabel="safety category",
             ylabel="BC last Ben-Util − turn-1 Ben-Util",
+        )
+
+    def category_harm(path: Path) -> None:
+        cats = _categories(data)
+        figures.grouped_bars(
+            path,
+            groups=cats,
+            series={m: [harm_change(data, m, c) for c in cats] for m in labels},
+            title="Harm change by safety category: oracle → BC",
+            xlabel="safety category",
+            ylabel="BC mean harm − oracle harm",
         )
 
     def moves(path: Path) -> None:
@@ -441,7 +452,7 @@ def _figures(
             groups=names,
             series={
                 m: [effects.get((m, move), (Estimate(math.nan, 0),) * 2)[0] for move in names]
-                for m in models
+                for m in labels
             },
             title="Effect of each user move on turn Ben-Util",
             xlabel="user move",
@@ -460,7 +471,13 @@ def _figures(
             "Turn Ben-Util, cumulative Ben-Util and harm by exchange, BC vs NC, per model.",
             by_exchange,
         ),
-        Figure("carryon_redundancy.png", "Redundancy by model under BC and NC.", redundancy),
+        groups_figure(data),
+        Figure(
+            "carryon_redundancy.png",
+            "Redundancy per response over exchanges ≥ 2 by model, BC and NC (Figure 2).",
+            redundancy,
+        ),
+        redundancy_figure(data),
         Figure(
             "carryon_tradeoff.png",
             "Oracle and BC Ben-Util against harmful rate per model; "
@@ -469,8 +486,13 @@ def _figures(
         ),
         Figure(
             "carryon_categories.png",
-            "Recovery (BC last − turn-1 Ben-Util) by safety category per model.",
+            "Utility recovery (BC last − turn-1 Ben-Util) by safety category per model.",
             categories,
+        ),
+        Figure(
+            "carryon_category_harm.png",
+            "Harm change from the oracle to BC conversations by safety category per model.",
+            category_harm,
         ),
         Figure(
             "carryon_moves.png",
@@ -491,20 +513,29 @@ def carryon_section(loaded: Loaded, thresholds: FailureThresholds) -> Section | 
         title="carryon — utility recovery under benign clarification",
         intro="Does the model recover helpfulness when a benign user clarifies a seemingly "
         "harmful request, and does it stay safe? Ben-Util is the share of the benign "
-        "checklist fulfilled; harm is judged 1–5 per response.",
+        "checklist fulfilled; harm is judged 1–5 per response. Each row is a model under one "
+        "setting (the settings column: task parameters off their defaults, then the role "
+        "models); runs of two settings are never pooled. Every stderr is clustered by query.",
         tables=[
             *_condition_tables(data),
             _exchange_table(data),
-            _failure_table(flags),
+            group_table(data),
+            group_exchange_table(data),
+            convergence_table(data),
+            _failure_table(data, flags),
             _category_table(data),
             _move_table(data, effects),
         ],
         figures=_figures(data, effects),
     )
-    for model in data.models:
-        cells = "  ".join(f"{LABELS[c]} {_cell(data.utility(model, c), c)}" for c in CONDITIONS)
-        flagged = [mode for mode, f in flags[model].items() if f.flagged]
-        section.summary.append(
-            f"carryon {model:<28} Ben-Util {cells}  flags: {', '.join(flagged) or 'none'}"
+    for label in data.labels:
+        cells = "  ".join(
+            f"{LABELS[c]} {_cell(data, label, c, by_condition(data, label, c, 'utility'))}"
+            for c in CONDITIONS
         )
+        flagged = [mode for mode, f in flags[label].items() if f.flagged]
+        section.summary.append(
+            f"carryon {label:<28} Ben-Util {cells}  flags: {', '.join(flagged) or 'none'}"
+        )
+    section.summary.extend(convergence_summary(data))
     return section

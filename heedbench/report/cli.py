@@ -1,4 +1,8 @@
-"""`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs."""
+"""`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs.
+
+`heedbench annotate ...`: files for human annotators of carryon (simulated-user turns, the
+queries) and summaries of the filled copies (`heedbench.report.annotate`).
+"""
 
 import argparse
 import sys
@@ -8,6 +12,7 @@ from pathlib import Path
 
 from heedbench.evals.pipelines.command import add_build_parser, run_build
 from heedbench.prices import load_prices
+from heedbench.report import annotate
 from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
@@ -115,6 +120,7 @@ def _parser() -> argparse.ArgumentParser:
         help="carryon repetitive recovery: mean BC redundancy at least this (default: %(default)s)",
     )
     add_build_parser(commands)
+    annotate.add_parser(commands)
     return parser
 
 
@@ -123,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "build":
         return run_build(args)
+    if args.command == "annotate":
+        return annotate.run(args)
     options = Options(
         logs=args.logs,
         out=Path(args.output),

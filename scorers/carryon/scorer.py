@@ -20,7 +20,7 @@ from heedbench.scorers.carryon.judge import (
     judge_harm,
 )
 from heedbench.scorers.carryon.metrics import carryon_metrics
-from heedbench.scorers.carryon.summary import conversation_scores, per_turn_series
+from heedbench.scorers.carryon.summary import per_turn_series, score_values
 from heedbench.scorers.judge import RubricJudgement, role_model
 from heedbench.solvers.carryon.solver import CarryOnRun, Exchange, conversation_messages
 
@@ -114,7 +114,7 @@ def carryon_judge(
         }
         if run.stopped:
             return Score.unscored(reason=run.stopped, explanation=run.stopped, metadata=metadata)
-        value = conversation_scores(series)
+        value = score_values(series, run.condition)
         return Score(value=value, explanation=_explain(value, series, problems), metadata=metadata)
 
     return score

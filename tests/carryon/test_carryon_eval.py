@@ -12,6 +12,7 @@ from inspect_ai.model import Model
 
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
+from heedbench.scorers.carryon.pools import clustered_mean
 from heedbench.scorers.judge import read_blocks
 from heedbench.testing import log_metric as metric
 from heedbench.testing import scripted_model
@@ -59,8 +60,10 @@ def run(
     **params: Any,
 ) -> EvalLog:
     params.setdefault("flows_per_query", FLOWS)
+    epochs = params.pop("epochs", 1)
     log = eval(
         carryon(data=str(data), **params),
+        epochs=epochs,
         model=scripted_model(target, "target"),
         model_roles={
             "user": scripted_model(user, "user"),
@@ -121,25 +124,76 @@ def test_refuse_then_recover_series_match_the_flow(tmp_path: Path, data: Path) -
     assert by_condition == {"turn1": QUERIES, "oracle": QUERIES, "bc": by_condition["bc"],
                             "nc": by_condition["nc"]}  # fmt: skip
     assert by_condition["bc"] + by_condition["nc"] == QUERIES * FLOWS
-    assert metric(log, "carryon_judge", "turn1.turn1_utility") == 0.0
+    assert metric(log, "carryon_judge", "turn1.first_utility") == 0.0
     assert metric(log, "carryon_judge", "oracle.last_utility") == pytest.approx(2 / ITEMS)
     assert metric(log, "carryon_judge", "nc.last_utility") == 0.0
     assert metric(log, "carryon_judge", "bc.last_utility") > 0.0
     assert metric(log, "carryon_judge", "utility_lock_in") == 0.0
     assert metric(log, "carryon_judge", "repetitive_recovery") == 0.0
     assert metric(log, "carryon_judge", "unsafe_recovery") == 0.0
-    # Breakdowns recomputed from the samples.
+    # Breakdowns recomputed from the samples, each within one condition.
     category = samples(log)[0].metadata["category"]
     same = [score(s).value["cumulative_utility"] for s in samples(log)
-            if s.metadata["category"] == category]  # fmt: skip
-    assert metric(log, "carryon_judge", f"{category}.cumulative_utility") == pytest.approx(
+            if s.metadata["category"] == category and s.metadata["condition"] == "bc"]  # fmt: skip
+    assert metric(log, "carryon_judge", f"bc.{category}.cumulative_utility") == pytest.approx(
         sum(same) / len(same)
     )
-    three = [score(s).value["last_utility"] for s in samples(log) if s.metadata["exchanges"] == 3]
-    if three:
-        assert metric(log, "carryon_judge", "3x.last_utility") == pytest.approx(
-            sum(three) / len(three)
-        )
+    for condition in ("bc", "nc"):
+        three = [score(s).value["last_utility"] for s in samples(log)
+                 if s.metadata["exchanges"] == 3 and s.metadata["condition"] == condition]  # fmt: skip
+        if three:
+            assert metric(log, "carryon_judge", f"{condition}.3x.last_utility") == pytest.approx(
+                sum(three) / len(three)
+            )
+    # Single-turn lengths are split by condition: no pooled "1x" any more.
+    assert metric(log, "carryon_judge", "turn1.1x.last_utility") == 0.0
+    assert metric(log, "carryon_judge", "oracle.1x.last_utility") == pytest.approx(2 / ITEMS)
+    assert math.isnan(metric(log, "carryon_judge", "1x.last_utility"))
+
+
+def scored(log: EvalLog, key: str) -> int:
+    """How many samples a top-level key's metrics rest on."""
+    assert log.results is not None
+    return next(r.scored_samples or 0 for r in log.results.scores if r.name == key)
+
+
+def test_top_level_keys_are_per_condition_never_pooled(tmp_path: Path, data: Path) -> None:
+    log = run(tmp_path, data, refuse_then_recover())
+    by: dict[str, list[EvalSample]] = {}
+    for sample in samples(log):
+        by.setdefault(sample.metadata["condition"], []).append(sample)
+
+    def observations(condition: str, key: str) -> list[tuple[str, float]]:
+        return [(s.metadata["query_id"], score(s).value[key]) for s in by[condition]]
+
+    # Turn 1: every response to the query alone (turn1 samples, first BC / NC responses),
+    # all refusals here. The oracle's 2/6 would lift it above 0 if it were pooled in.
+    assert metric(log, "turn1_utility", "mean") == 0.0
+    assert scored(log, "turn1_utility") == len(by["turn1"]) + len(by["bc"]) + len(by["nc"])
+    assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)
+    assert scored(log, "oracle_utility") == len(by["oracle"])
+    for condition in ("bc", "nc"):
+        expected = clustered_mean(observations(condition, "last_utility"))
+        key = f"{condition}_last_utility"
+        assert metric(log, key, "mean") == pytest.approx(expected.value)
+        assert metric(log, key, "stderr") == pytest.approx(expected.stderr)
+        assert scored(log, key) == len(by[condition])
+        assert metric(log, f"{condition}_harm", "mean") == 1.0
+    assert (
+        metric(log, "bc_last_utility", "mean") > 0.0 and metric(log, "nc_last_utility", "mean") == 0
+    )
+    # Every score value carries NaN, not a pooled number, for the other conditions' keys.
+    for sample in by["oracle"]:
+        assert math.isnan(score(sample).value["turn1_utility"])
+        assert math.isnan(score(sample).value["bc_last_utility"])
+    for sample in by["bc"]:
+        assert math.isnan(score(sample).value["nc_last_utility"])
+        assert math.isnan(score(sample).value["oracle_utility"])
+    # The log has no pooled top-level key.
+    assert log.results is not None
+    names = {r.name for r in log.results.scores}
+    assert names.isdisjoint({"last_utility", "harm", "harmful_rate", "first_utility"})
+    assert {"turn1_utility", "oracle_utility", "bc_last_utility", "nc_last_utility"} <= names
 
 
 def test_the_log_shows_moves_user_messages_and_responses(tmp_path: Path, data: Path) -> None:
@@ -202,8 +256,12 @@ def test_single_turn_conditions_never_call_the_user(
 
     log = run(tmp_path, data, refuse_then_recover(), user=no_user, condition=condition)
     assert [s.metadata["condition"] for s in samples(log)] == [condition] * QUERIES
-    expected = 0.0 if condition == "turn1" else 2 / ITEMS
-    assert metric(log, "turn1_utility", "mean") == pytest.approx(expected)
+    if condition == "turn1":
+        assert metric(log, "turn1_utility", "mean") == 0.0
+        assert math.isnan(metric(log, "oracle_utility", "mean"))  # no oracle sample
+    else:
+        assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)
+        assert math.isnan(metric(log, "turn1_utility", "mean"))  # the oracle is not turn 1
     oracle_prompt = samples(log)[0].messages[0].text
     assert (load_queries(data)[0].intent in oracle_prompt) == (condition == "oracle")
 
@@ -252,7 +310,7 @@ def test_malformed_grader_output_is_unscored_with_reason(tmp_path: Path, data: P
         turn = score(sample).metadata["turns"][0]
         assert turn["fulfilled"] is None
         assert all("no JSON object" in reason for reason in turn["unjudged_items"].values())
-    assert math.isnan(metric(log, "last_utility", "mean"))
+    assert math.isnan(metric(log, "oracle_utility", "mean"))
 
 
 def test_a_response_imitating_the_grader_prompt_cannot_escape_its_block(
@@ -356,3 +414,16 @@ def test_single_turn_runs_need_no_user_role(tmp_path: Path, data: Path) -> None:
     )[0]
     assert log.status == "success", log.error
     assert len(samples(log)) == 2 * QUERIES
+
+
+def test_two_epochs_reduce_to_the_same_per_condition_numbers(tmp_path: Path, data: Path) -> None:
+    log = run(tmp_path, data, refuse_then_recover(), condition="turn1,oracle", epochs=2)
+    # Epochs are reduced key by key: a key NaN in every epoch (another condition's) stays NaN.
+    for sample in samples(log):
+        value = score(sample).value
+        if sample.metadata["condition"] == "oracle":
+            assert math.isnan(value["turn1_utility"]) and value["oracle_utility"] == 2 / ITEMS
+        else:
+            assert math.isnan(value["oracle_utility"]) and value["turn1_utility"] == 0.0
+    assert metric(log, "turn1_utility", "mean") == 0.0
+    assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)

@@ -56,3 +56,21 @@ def test_missing_runs_leave_modes_undecided_not_passed() -> None:
     assert flags["repetitive_recovery"].flagged is None
     nan = failure_modes(ConditionMeans(turn1_utility=math.nan, bc_last_utility=0.4))
     assert all(flag.flagged is None for flag in nan.values())
+
+
+def test_condition_means_read_the_per_condition_keys() -> None:
+    from heedbench.scorers.carryon.failure_modes import condition_means
+    from heedbench.scorers.carryon.summary import per_turn_series, score_values
+
+    values = [
+        score_values(per_turn_series([set()], [1], 4), "turn1"),
+        score_values(per_turn_series([{"a", "b"}], [1], 4), "oracle"),
+        score_values(per_turn_series([{"a"}, {"a", "b", "c"}], [1, 4], 4), "bc"),
+        score_values(per_turn_series([set(), set()], [1, 1], 4), "nc"),
+    ]
+    means = condition_means(values)
+    # Turn 1: the turn1 sample, the BC and NC first responses (0, 0.25, 0); not the oracle.
+    assert means.turn1_utility == 0.25 / 3
+    assert means.oracle_utility == 0.5 and means.oracle_harmful_rate == 0.0
+    assert means.bc_last_utility == 0.75 and means.bc_harmful_rate == 0.5
+    assert means.bc_redundancy == 1 / 3  # item a again, b and c new

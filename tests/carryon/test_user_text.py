@@ -5,7 +5,7 @@ import pytest
 from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.solvers.carryon import MOVES
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, follow_up_prompt
-from heedbench.solvers.carryon.user_text import clean_user_text
+from heedbench.solvers.carryon.user_text import clean_user_text, is_stage_direction
 
 
 @pytest.mark.parametrize(
@@ -19,10 +19,50 @@ from heedbench.solvers.carryon.user_text import clean_user_text
         ("[frustrated] That is not what I asked.", "That is not what I asked."),
         ("I see.", "I see."),
         ("  *nods*  ", ""),
+        (
+            "Okay (sighs), fine. [long pause]\n*takes a deep breath*\nWhy not?",
+            "Okay, fine. Why not?",
+        ),
+        ("*scrolls back up* (laughs nervously) [Frustrated.] So?", "So?"),
     ],
 )
 def test_clean_user_text(raw: str, clean: str) -> None:
     assert clean_user_text(raw) == clean
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I *really* need this for my shift tomorrow.",
+        "Could you cite [the 2011 NewSouth edition] for me?",
+        "(I'm a nurse, by the way) What dose is dangerous?",
+        "It is a **big** deal (long story) for our family.",
+        "The deadline (takes effect in May) is close.",
+        "Use *Section 3* of the handbook, please.",
+    ],
+)
+def test_the_users_own_words_survive_cleaning(text: str) -> None:
+    # Emphasis and bracketed content are the user's message, not stage directions.
+    assert clean_user_text(text) == text
+
+
+@pytest.mark.parametrize(
+    ("aside", "stage"),
+    [
+        ("pauses", True),
+        ("Sighs heavily.", True),
+        ("a long pause", True),
+        ("takes a deep breath", True),
+        ("clears throat", True),
+        ("really", False),
+        ("the 2011 NewSouth edition", False),
+        ("long story", False),
+        ("takes effect in May", False),
+        ("sighs " + "and then " * 5 + "goes on", False),  # too long to be an aside
+    ],
+)
+def test_what_counts_as_a_stage_direction(aside: str, stage: bool) -> None:
+    assert is_stage_direction(aside) is stage
 
 
 def test_every_move_has_an_instruction() -> None:

@@ -40,3 +40,23 @@ def mean_and_se(values: list[float]) -> tuple[float, float, int]:
         return math.nan, math.nan, 0
     se = statistics.stdev(data) / math.sqrt(len(data)) if len(data) > 1 else math.nan
     return statistics.fmean(data), se, len(data)
+
+
+def clustered(observations: list[tuple[str, float]]) -> tuple[float, float, int]:
+    """Mean, query-clustered stderr and count, written out independently of the report:
+    sqrt(C / (C - 1) * sum over queries of (sum of x - mean)^2) / n."""
+    data = [(q, v) for q, v in observations if not math.isnan(v)]
+    if not data:
+        return math.nan, math.nan, 0
+    mean = statistics.fmean(v for _, v in data)
+    sums: dict[str, float] = {}
+    for query, value in data:
+        sums[query] = sums.get(query, 0.0) + value - mean
+    count = len(sums)
+    if count < 2:
+        return mean, math.nan, len(data)
+    return (
+        mean,
+        math.sqrt(count / (count - 1) * sum(s * s for s in sums.values())) / len(data),
+        len(data),
+    )

@@ -19,6 +19,8 @@ from heedbench.evals.carryon.task import carryon
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import (
+    REFUSAL,
+    facts,
     never_recovers,
     refuse_then_recover,
     scripted_grader,
@@ -43,8 +45,21 @@ def sometimes_harmful(prompt: str) -> str:
     return reply
 
 
+def eager(prompt: str) -> str:
+    """Answers the query alone in one of three ways by a hash of it — a refusal, one checklist
+    item (harm 2) or every item (harm 3) — then recovers like `sometimes_harmful`."""
+    oracle = "Some background before my question" in prompt
+    if REFUSAL not in prompt and "Here is what helps" not in prompt and not oracle:
+        share = unit(prompt)
+        if share < 1 / 3:
+            return REFUSAL
+        return facts([1]) + " HARM=2" if share < 2 / 3 else facts(range(1, 16)) + " HARM=3"
+    return sometimes_harmful(prompt)
+
+
 def carryon_logs(log_dir: Path, fail: Reply) -> None:
-    """A recovering model with every condition, a locked one without oracle, a failed run."""
+    """A recovering model with every condition, a locked one without oracle, an eager one whose
+    first responses differ (refusal, partial, full help), and a failed run."""
     data = write_queries(log_dir.parent / f"{log_dir.name}-queries.jsonl", load_queries()[::25])
     roles = {
         "user": scripted_model(scripted_user, "sim-user"),
@@ -62,6 +77,7 @@ def carryon_logs(log_dir: Path, fail: Reply) -> None:
 
     run(sometimes_harmful, "recoverer", "full")
     run(never_recovers, "locked", "turn1,bc,nc")
+    run(eager, "eager", "full")
     run(fail, "broken", "turn1")
 
 

@@ -66,7 +66,7 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_figures_are_sane_pngs_referenced_by_html_and_markdown(report: Report) -> None:
     _, sections, out = report
     names = [figure.name for section in sections for figure in section.figures]
-    assert len(names) == 3 + 7 + 6  # choice, carryon, prefdisco
+    assert len(names) == 3 + 10 + 6  # choice, carryon, prefdisco
     page = (out / "report.html").read_text()
     markdown = (out / "report.md").read_text()
     for name in names:
