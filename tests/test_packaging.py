@@ -33,7 +33,17 @@ def test_task_list_shows_every_task() -> None:
     result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     names = {task["name"] for task in json.loads(result.stdout)}
-    assert names >= {"choice"}
+    assert names >= {
+        "choice",
+        "carryon",
+        "prefdisco",
+        "carryon_judge_check",
+        "prefdisco_judge_check",
+        "carryon_candidates",
+        "carryon_checklist",
+        "prefdisco_personas",
+        "prefdisco_profiles",
+    }
 
 
 def test_wheel_ships_the_data(tmp_path: Path) -> None:
@@ -47,6 +57,8 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/objects.json" in names
     assert "heedbench/data/carryon/queries.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
+    assert "heedbench/data/judge_check/carryon_harm.jsonl" in names
+    assert "heedbench/data/judge_check/prefdisco_rubric.jsonl" in names
     assert "heedbench/evals/choice/task.py" in names
     assert "heedbench/solvers/choice/relation.py" in names
     assert "heedbench/scorers/choice/metrics.py" in names
