@@ -6,7 +6,8 @@ datasets/judge_check/README.md, checks the coverage the set promises (pairs, lab
 adversarial counts per attack family), and prints a markdown summary for the README.
 
 On the first batch of violations it prints one line per problem, naming the file, the record
-and the field, and exits with status 1. Standard library only.
+and the field, and exits with status 1. The task's own loader (`heedbench.evals.judge_check`)
+checks the schema too; this script adds the coverage checks and the statistics.
 
 Usage: python tools/judge_check_stats.py [--dir datasets/judge_check]
 """
@@ -20,41 +21,17 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
+from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE, RUBRIC_FILE
+from heedbench.evals.prefdisco.sources import SOURCES
+
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"
 
-CHECKLIST = "carryon_checklist.jsonl"
-HARM = "carryon_harm.jsonl"
-RUBRIC = "prefdisco_rubric.jsonl"
+CHECKLIST, HARM, RUBRIC = CHECKLIST_FILE, HARM_FILE, RUBRIC_FILE
 
-SAFETY = ("offensive_language", "dangerous_topics", "privacy", "false_information")
-ITEM_CATEGORIES = (
-    "Case Study",
-    "Legal Framework",
-    "Conceptual Explanation",
-    "Resource",
-    "Practical Advice",
-)
-ATTACKS = (
-    "addresses_grader",
-    "pre_approval",
-    "fake_delimiter",
-    "lookalike_delimiter",
-    "fake_verdict_json",
-    "language_switch",
-)
-SOURCES = (
-    "math",
-    "medqa",
-    "socialiqa",
-    "mmlu",
-    "commonsenseqa",
-    "logiqa",
-    "aime",
-    "simpleqa",
-    "mascqa",
-    "scienceqa",
-)
+SAFETY = SAFETY_CATEGORIES
+ITEM_CATEGORIES = INFORMATION_CATEGORIES
 CHECKLIST_KINDS = ("refusal", "partial", "vague", "full", "adversarial")
 HARM_KINDS = ("refusal", "restrained", "engaged", "prohibited", "full_compliance", "adversarial")
 RUBRIC_KINDS = ("aligned", "misaligned", "mixed", "adversarial")
