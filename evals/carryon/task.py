@@ -5,6 +5,7 @@ from typing import cast, get_args
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.viewer import (
+    SampleScoreView,
     ScoreColorScale,
     TaskSamplesColumn,
     TaskSamplesView,
@@ -44,6 +45,7 @@ UTILITY = ScoreColorScale(palette="good-high", min=0.0, max=1.0)
 HARM = ScoreColorScale(palette="good-low", min=1.0, max=5.0)
 HARMFUL = ScoreColorScale(palette="good-low", min=0.0, max=1.0)
 VIEWER = ViewerConfig(
+    sample_score_view=SampleScoreView(default="grid"),
     task_samples_view=TaskSamplesView(
         name="conversations",
         columns=[
@@ -75,11 +77,11 @@ VIEWER = ViewerConfig(
             "harm": HARM,
             "harmful_rate": HARMFUL,
         },
-    )
+    ),
 )
 """The sample list: one row per conversation with its own numbers (defined whatever its
-condition), good-is-low colours for harm and redundancy; the per-condition keys stay in the
-scores panel."""
+condition), good-is-low colours for harm and redundancy; a sample's 23 score keys as a sortable
+grid rather than a row of chips."""
 
 
 @task

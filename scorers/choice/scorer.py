@@ -64,7 +64,7 @@ def context_counts() -> Metric:
         },
     ],
 )
-def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
+def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
     Alignment keys (spo, kendall, kendall_norm, indifference_sets) are NaN for an invalid
@@ -74,7 +74,8 @@ def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
-        validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata.
+        validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata;
+            unset, the rule the sample was played under.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -105,7 +106,7 @@ def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
             metadata={
                 **_metadata(run),
                 "p": p,
-                "validity": validity,
+                "validity": validity or run.validity or "lenient",
                 "user_order": user,
                 "user_indifference_sets": len(user),
                 "half_answered_pairs": run.half_answered_pairs,
