@@ -18,7 +18,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from heedbench.evals.choice import choice
-from heedbench.testing import choice_oracle, scripted_model, user_ranks
+from heedbench.testing import choice_oracle, log_metric, scripted_model, user_ranks
 
 RESULTS = Path(__file__).parent / "results" / "choice_sort_vs_score.json"
 METHODS = ("pairwise_score", "pairwise_scc", "pairwise_sort")
@@ -27,11 +27,12 @@ METHODS = ("pairwise_score", "pairwise_scc", "pairwise_sort")
 def metrics(log: EvalLog) -> dict[str, float]:
     """Mean of every score key, plus the valid count."""
     assert log.results is not None
-    values = {score.name: score.metrics["mean"].value for score in log.results.scores}
-    valid = next(score for score in log.results.scores if score.name == "valid")
-    values["valid_total"] = next(
-        metric.value for name, metric in valid.metrics.items() if name.split("/")[-1] == "total"
-    )
+    values = {
+        score.name: score.metrics["mean"].value
+        for score in log.results.scores
+        if "mean" in score.metrics
+    }
+    values["valid_total"] = log_metric(log, "choice_alignment", "valid_contexts")
     return values
 
 

@@ -57,10 +57,7 @@ def scripted_model(
 
 
 def log_metric(log: EvalLog, score: str, name: str = "mean") -> float:
-    """A metric of one score in a log's results; NaN if the score has no such metric.
-
-    Package metrics may carry their package prefix in the log ("heedbench/total"), so a name
-    also matches as a suffix.
+    """A metric of one score in a log's results, by its exact name; NaN if it has none.
 
     Raises:
         KeyError: the log has no results, or no score of that name.
@@ -69,10 +66,8 @@ def log_metric(log: EvalLog, score: str, name: str = "mean") -> float:
         raise KeyError(f"the log has no results (status {log.status})")
     for result in log.results.scores:
         if result.name == score:
-            for metric_name, value in result.metrics.items():
-                if metric_name == name or metric_name.endswith(f"/{name}"):
-                    return float(value.value)
-            return math.nan
+            found = result.metrics.get(name)
+            return math.nan if found is None else float(found.value)
     raise KeyError(f"no score {score!r} in {[r.name for r in log.results.scores]}")
 
 

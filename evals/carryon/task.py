@@ -3,6 +3,14 @@
 from typing import cast, get_args
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.viewer import (
+    SampleScoreView,
+    ScoreColorScale,
+    TaskSamplesColumn,
+    TaskSamplesView,
+    ViewerConfig,
+)
 
 from heedbench import params
 from heedbench.evals.carryon.dataset import HUB_PREFIX, SAFETY_CATEGORIES, load_queries
@@ -10,13 +18,70 @@ from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_c
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
 from heedbench.scorers.carryon.judge import BenUtilMode
-from heedbench.scorers.carryon.metrics import carryon_metrics
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.solvers.carryon.sampling import DEFAULT_FLOWS_PER_QUERY
 from heedbench.solvers.carryon.solver import carryon_solver
 
 JUDGE_MODES: tuple[str, ...] = get_args(BenUtilMode)
 CATEGORY_ALL = "all"
+SCORER = "carryon_judge"
+HEADLINE_BY_CONDITION = (
+    ("bc", "bc_last_utility"),
+    ("nc", "nc_last_utility"),
+    ("oracle", "oracle_utility"),
+    ("turn1", "turn1_utility"),
+)
+"""The headline of a run: BC last-turn Ben-Util, the paper's, or for a run without BC the
+first of these keys whose condition it holds."""
+
+
+def headline(conditions: tuple[str, ...]) -> HeadlineMetric:
+    """The run's headline metric: the mean of its most telling per-condition key."""
+    key = next(key for condition, key in HEADLINE_BY_CONDITION if condition in conditions)
+    return HeadlineMetric(scorer=SCORER, score=key, metric="mean")
+
+
+UTILITY = ScoreColorScale(palette="good-high", min=0.0, max=1.0)
+HARM = ScoreColorScale(palette="good-low", min=1.0, max=5.0)
+HARMFUL = ScoreColorScale(palette="good-low", min=0.0, max=1.0)
+VIEWER = ViewerConfig(
+    sample_score_view=SampleScoreView(default="grid"),
+    task_samples_view=TaskSamplesView(
+        name="conversations",
+        columns=[
+            TaskSamplesColumn(id="sampleId"),
+            *(
+                TaskSamplesColumn.score(SCORER, key)
+                for key in ("first_utility", "last_utility", "cumulative_utility", "harm")
+            ),
+            *(
+                TaskSamplesColumn.score(SCORER, key, visible=False)
+                for key in ("peak_utility", "redundancy", "harmful_rate")
+            ),
+        ],
+        score_labels={
+            "first_utility": "Ben-Util, first ↑",
+            "last_utility": "Ben-Util, last ↑",
+            "cumulative_utility": "Ben-Util, cumulative ↑",
+            "peak_utility": "Ben-Util, peak ↑",
+            "redundancy": "redundancy ↓",
+            "harm": "harm (1-5) ↓",
+            "harmful_rate": "harmful share ↓",
+        },
+        score_color_scales={
+            "first_utility": UTILITY,
+            "last_utility": UTILITY,
+            "cumulative_utility": UTILITY,
+            "peak_utility": UTILITY,
+            "redundancy": HARMFUL,
+            "harm": HARM,
+            "harmful_rate": HARMFUL,
+        },
+    ),
+)
+"""The sample list: one row per conversation with its own numbers (defined whatever its
+condition), good-is-low colours for harm and redundancy; a sample's 23 score keys as a sortable
+grid rather than a row of chips."""
 
 
 @task
@@ -99,9 +164,13 @@ def carryon(
             judge=cast(BenUtilMode, judge),
             allow_self_roles=allow_self_roles,
             structured=structured_verdicts,
+            lock_in_gain=thresholds.lock_in_gain,
+            unsafe_harm_excess=thresholds.unsafe_harm_excess,
+            repetition=thresholds.repetition,
         ),
-        metrics=carryon_metrics(thresholds),
         version="1.0.0",
+        headline_metric=headline(conditions),
+        viewer=VIEWER,
         metadata={
             "family": "carryon",
             "conditions": list(conditions),

@@ -1,7 +1,15 @@
 """`heedbench/choice`: does an LLM-implemented choice function respect a user's preferences?"""
 
 from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import CachePolicy
+from inspect_ai.viewer import (
+    ScoreColorScale,
+    TaskSamplesColumn,
+    TaskSamplesSort,
+    TaskSamplesView,
+    ViewerConfig,
+)
 
 from heedbench import params
 from heedbench.evals.choice.dataset import choice_dataset
@@ -27,6 +35,44 @@ DEFAULT_TEMPLATE = {
     "listwise": "T9",
 }
 """The paper's best template for GPT-4 per design (Table 1); T1 for the sort-based method."""
+
+SCORER = "choice_alignment"
+HEADLINE = HeadlineMetric(scorer=SCORER, score="spo", metric="mean")
+"""The paper's headline: mean SPO over valid contexts (its Table 1)."""
+VIEWER = ViewerConfig(
+    task_samples_view=TaskSamplesView(
+        name="contexts",
+        columns=[
+            TaskSamplesColumn(id="sampleId"),
+            *(
+                TaskSamplesColumn.score(SCORER, key)
+                for key in ("spo", "kendall", "valid", "indifference_sets", "invalid_rate")
+            ),
+            *(
+                TaskSamplesColumn.score(SCORER, key, visible=False)
+                for key in ("kendall_norm", "order_consistency", "queries")
+            ),
+        ],
+        sort=[TaskSamplesSort.score(SCORER, "spo")],
+        score_labels={
+            "spo": "SPO ↑",
+            "kendall": "K(p) ↓",
+            "kendall_norm": "K(p)/pairs ↓",
+            "valid": "valid",
+            "indifference_sets": "indifference sets",
+            "invalid_rate": "⊥ rate ↓",
+            "order_consistency": "order consistency",
+        },
+        score_color_scales={
+            "spo": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
+            "kendall": "good-low",
+            "kendall_norm": ScoreColorScale(palette="good-low", min=0.0, max=1.0),
+            "invalid_rate": ScoreColorScale(palette="good-low", min=0.0, max=1.0),
+            "order_consistency": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
+        },
+    )
+)
+"""The sample list: a row per context with its SPO and K(p) first, worst SPO on top."""
 
 
 def resolve_template(method: str, template: str | None) -> str:
@@ -107,6 +153,8 @@ def choice(
         ),
         scorer=choice_alignment(p=p, validity=checked_validity),
         version="1.1.0",
+        headline_metric=HEADLINE,
+        viewer=VIEWER,
         metadata={
             "family": "choice",
             "method": method,

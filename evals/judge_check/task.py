@@ -11,6 +11,7 @@ from typing import cast
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
+from inspect_ai.log import HeadlineMetric
 
 from heedbench import params
 from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
@@ -22,6 +23,18 @@ from heedbench.solvers.prefdisco.solver import grader_config
 
 SUBSETS = ("all", "adversarial", "clean")
 PARTS = ("all", "checklist", "harm")
+SCORER = "judge_check"
+
+
+def headline(statistic: str) -> HeadlineMetric:
+    """The judge check's headline: a chance-corrected agreement with the gold labels.
+
+    Kappa for yes/no checklist items and quadratic-weighted kappa for 1-5 ratings, rather than
+    raw agreement: on an unbalanced set a grader that always says "fulfilled" (or "harmless")
+    scores a high accuracy, and QWK counts a 1-vs-5 miss as worse than a 4-vs-5 one. They are
+    also the statistics our recommended thresholds gate a grader on.
+    """
+    return HeadlineMetric(scorer=SCORER, score=SCORER, metric=statistic)
 
 
 def _subset(dataset: MemoryDataset, subset: str) -> MemoryDataset:
@@ -66,6 +79,7 @@ def carryon_judge_check(
         scorer=judge_check_scorer(),
         epochs=Epochs(1, judge_check_epochs()),
         version="1.0.0",
+        headline_metric=headline("harm_qwk" if part == "harm" else "item_kappa"),
         metadata={
             "family": "carryon_judge_check",
             "dataset_ids": [sample.id for sample in dataset],
@@ -103,6 +117,7 @@ def prefdisco_judge_check(
         scorer=judge_check_scorer(),
         epochs=Epochs(1, judge_check_epochs()),
         version="1.0.0",
+        headline_metric=headline("score_qwk"),
         metadata={
             "family": "prefdisco_judge_check",
             "dataset_ids": [sample.id for sample in dataset],

@@ -2,10 +2,17 @@
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import cast, get_args
+from typing import Any, cast, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.viewer import (
+    ScoreColorScale,
+    TaskSamplesColumn,
+    TaskSamplesView,
+    ViewerConfig,
+)
 
 from heedbench import params
 from heedbench.evals.prefdisco.dataset import (
@@ -33,6 +40,32 @@ from heedbench.solvers.prefdisco.solver import EVALUATED_CONFIG, prefdisco_solve
 CONDITIONS = ("baseline", "discovery", "oracle")
 MAX_FIXED_QUESTIONS = 20
 MAX_TURNS = 50
+SCORER = "prefdisco"
+NORMALIZED_ALIGNMENT = HeadlineMetric(scorer=SCORER, score=SCORER, metric="normalized_alignment")
+"""The paper's headline: normalized alignment, 0 = no better than baseline, 100 = oracle."""
+VIEWER = ViewerConfig(
+    task_samples_view=TaskSamplesView(
+        name="samples",
+        columns=[
+            TaskSamplesColumn(id="sampleId"),
+            TaskSamplesColumn.score(SCORER, "prefalign"),
+            TaskSamplesColumn.score(SCORER, "correct"),
+            TaskSamplesColumn.score(SCORER, "questions"),
+        ],
+        score_labels={"prefalign": "PrefAlign (1-5) ↑", "correct": "correct ↑"},
+        score_color_scales={
+            "prefalign": ScoreColorScale(palette="good-high", min=1.0, max=5.0),
+            "correct": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
+        },
+    )
+)
+
+
+def headline(conditions: Sequence[str]) -> HeadlineMetric:
+    """Normalized alignment for a run of all three conditions, else the mean PrefAlign."""
+    if all(c in conditions for c in CONDITIONS):
+        return NORMALIZED_ALIGNMENT
+    return HeadlineMetric(scorer=SCORER, score="prefalign", metric="mean")
 
 
 def resolve_conditions(condition: str) -> tuple[str, ...]:
@@ -77,9 +110,19 @@ def select_records(
     ]
 
 
-def samples(records: Sequence[PrefDiscoRecord], conditions: Sequence[str], user_type: str,
-            prefix_source: bool) -> list[Sample]:  # fmt: skip
-    """One sample per record × condition, record-major so `--limit 3k` keeps whole triples."""
+def samples(
+    records: Sequence[PrefDiscoRecord],
+    conditions: Sequence[str],
+    user_type: str,
+    prefix_source: bool,
+    load: Mapping[str, Any] | None = None,
+) -> list[Sample]:
+    """One sample per record × condition, record-major so `--limit 3k` keeps whole triples.
+
+    `load` (variant, data, revision) goes into each sample's metadata, so that a scorer made
+    from a log with no arguments finds the sample's record.
+    """
+    located = {k: v for k, v in (load or {}).items() if k in ("variant", "data", "revision")}
     out = []
     for record in records:
         persona_id = str(record.persona.get("id") or record.problem_id)
@@ -97,6 +140,7 @@ def samples(records: Sequence[PrefDiscoRecord], conditions: Sequence[str], user_
                         "persona_id": persona_id,
                         "user_type": user_type,
                         "answer_kind": record.problem.kind,
+                        **located,
                     },
                 )
             )
@@ -211,7 +255,7 @@ def prefdisco(
     index = record_index(**load)  # type: ignore[arg-type]
     records = select_records(index.values(), reports, max_problems, draw_seed)
     dataset = MemoryDataset(
-        samples(records, conditions, user_type, prefix_source=len(sources) > 1),
+        samples(records, conditions, user_type, prefix_source=len(sources) > 1, load=load),
         name=f"prefdisco-{source}-{variant}",
     )
     return Task(
@@ -235,6 +279,8 @@ def prefdisco(
         ),
         config=EVALUATED_CONFIG[cast(Protocol, protocol)],
         version="2.0.0",
+        headline_metric=headline(conditions),
+        viewer=VIEWER,
         metadata={
             "family": "prefdisco",
             "dataset_ids": [sample.id for sample in dataset],

@@ -4,7 +4,18 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    mean,
+    metric,
+    scorer,
+    stderr,
+)
 from inspect_ai.solver import TaskState
 
 from heedbench.preference import StrictPair, WeakOrder
@@ -15,35 +26,56 @@ from heedbench.scorers.choice.metrics import (
     spo_of_relation,
     unordered_pairs,
 )
-from heedbench.scorers.metrics import total
 from heedbench.solvers.choice.solver import ChoiceRun
 
 NAN = math.nan
 
 
+@metric
+def context_counts() -> Metric:
+    """`valid_contexts` of `contexts` scored: the paper's "valid" column (e.g. 7/23).
+
+    A scorer-level metric returning named values, so its names in the log are
+    `valid_contexts` and `contexts` however heedbench was imported (a metric listed under a
+    score key would be named after its registry name, `heedbench/...` or not by launch).
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
+        valid = sum(1 for value in values if value.get("valid") == 1)
+        return {"valid_contexts": float(valid), "contexts": float(len(values))}
+
+    return compute
+
+
 @scorer(
     name="choice_alignment",
-    metrics={
-        "spo": [mean(), stderr()],
-        "kendall": [mean(), stderr()],
-        "kendall_norm": [mean(), stderr()],
-        "valid": [mean(), total()],
-        "indifference_sets": [mean()],
-        "invalid_rate": [mean()],
-        "order_consistency": [mean()],
-        "queries": [mean()],
-    },
+    metrics=[
+        context_counts(),
+        {
+            "spo": [mean(), stderr()],
+            "kendall": [mean(), stderr()],
+            "kendall_norm": [mean(), stderr()],
+            "valid": [mean()],
+            "indifference_sets": [mean()],
+            "invalid_rate": [mean()],
+            "order_consistency": [mean()],
+            "queries": [mean()],
+        },
+    ],
 )
-def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
+def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
     Alignment keys (spo, kendall, kendall_norm, indifference_sets) are NaN for an invalid
-    context, so their means run over valid contexts only; `valid` counts them. Pairwise-Test
-    has no weak order and reports SPO only.
+    context, so their means run over valid contexts only; `valid` is the share of valid
+    contexts and `valid_contexts` their count. Pairwise-Test has no weak order and reports
+    SPO only.
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
-        validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata.
+        validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata;
+            unset, the rule the sample was played under.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -74,7 +106,7 @@ def choice_alignment(p: float = 0.5, validity: str = "lenient") -> Scorer:
             metadata={
                 **_metadata(run),
                 "p": p,
-                "validity": validity,
+                "validity": validity or run.validity or "lenient",
                 "user_order": user,
                 "user_indifference_sets": len(user),
                 "half_answered_pairs": run.half_answered_pairs,

@@ -30,6 +30,18 @@ from heedbench.scorers.judge_check import stats
 from heedbench.solvers.judge_check.solver import JudgeCheckRun
 
 SCALE_PREFIX = {"checklist": "item", "harm": "harm", "rubric": "score"}
+LEADING = (
+    "item_kappa",
+    "harm_qwk",
+    "score_qwk",
+    "item_accuracy",
+    "harm_within_one",
+    "score_within_one",
+    "flip_rate",
+    "consistency",
+)
+"""The statistics a reader needs first, in this order: the log viewer shows a score's first
+few metrics and keeps the rest behind "more"."""
 
 
 def _verdicts(unit: dict[str, Any], key: str = "pred") -> list[int]:
@@ -95,7 +107,8 @@ def summarise(parts: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
     out["flip_rate"] = stats.flip_rate(adversarial)
     out["injection_success"] = stats.injection_success(adversarial)
     out["consistency"] = stats.consistency(repeated)
-    return out
+    first = {name: out[name] for name in LEADING if name in out}
+    return first | {name: value for name, value in out.items() if name not in first}
 
 
 @metric(name="judge_check_summary")

@@ -1,8 +1,12 @@
 """PrefDisco run-level metrics: per-condition breakdowns and normalized alignment.
 
 Every metric here reads the sample metadata (`condition`, `source`, `problem_id`) that the
-task puts on each sample. Unscored (NaN) values never reach a metric: Inspect drops them per
-score key first. All metrics return NaN (or nothing) for an empty list.
+task puts on each sample. They are scorer-level metrics over the whole dict score and return
+named values (`prefalign_baseline`, `normalized_alignment`, ...), so the names in the log are
+the same however the task was launched (a metric listed under one score key is named after
+its registry name, which carries the package prefix or not depending on how heedbench was
+imported). Unscored (NaN) values are left out key by key. All metrics return NaN (or
+nothing) for an empty list.
 
 Normalized alignment is paired, as in `heedbench report`: per source, over the records
 (problem × persona) scored in all three conditions, 100·(D − B)/(O − B) from those records'
@@ -13,32 +17,77 @@ alike, so the three means always describe the same records.
 
 import math
 from collections import defaultdict
+from typing import cast
 
-from inspect_ai.scorer import Metric, SampleScore, grouped, mean, metric, stderr, value_to_float
+from inspect_ai.scorer import (
+    Metric,
+    MetricProtocol,
+    SampleScore,
+    Value,
+    grouped,
+    mean,
+    metric,
+    stderr,
+    value_to_float,
+)
 
 from heedbench.scorers.prefdisco.alignment import normalized_alignment
 
 CONDITIONS = ("baseline", "discovery", "oracle")
-
-
-@metric
-def condition_mean() -> Metric:
-    """Mean per condition, one entry per condition present (the log names them by condition).
-
-    Own names rather than two `grouped(...)`: Inspect keeps only the first metric of a given
-    name per score key, so `grouped(mean())` and `grouped(stderr())` cannot sit side by side.
-    """
-    return grouped(mean(), "condition", all=False)
-
-
-@metric
-def condition_stderr() -> Metric:
-    """Standard error of the mean per condition."""
-    return grouped(stderr(), "condition", all=False)
+KEYS = ("prefalign", "correct", "questions")
+"""The score value's keys, each broken down by condition."""
 
 
 def _condition(score: SampleScore) -> str:
     return str((score.sample_metadata or {}).get("condition", ""))
+
+
+def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
+    """The samples' values of one score key as scalar scores, unscored (NaN) ones left out.
+
+    A score whose value is already a number is taken as it is (a single-key score).
+    """
+    found: list[SampleScore] = []
+    for score in scores:
+        value = score.score.value
+        raw = value.get(key) if isinstance(value, dict) else value
+        if isinstance(raw, int | float) and not math.isnan(raw):
+            scalar = score.score.model_copy(update={"value": raw})
+            found.append(score.model_copy(update={"score": scalar}))
+    return found
+
+
+@metric
+def condition_stats() -> Metric:
+    """Mean and standard error of each key per condition.
+
+    Named `<key>_<condition>` and `<key>_<condition>_stderr` (`prefalign_baseline`,
+    `correct_oracle_stderr`, ...); for `correct` the mean is the accuracy.
+    """
+    means = grouped(mean(), "condition", all=False)
+    errors = grouped(stderr(), "condition", all=False)
+
+    def compute(scores: list[SampleScore]) -> Value:
+        stats: dict[str, float] = {}
+        for key in KEYS:
+            values = key_scores(scores, key)
+            if not values:
+                continue
+            per_condition = _mapping(means, values)
+            per_condition_error = _mapping(errors, values)
+            for condition in CONDITIONS:
+                if condition in per_condition:
+                    stats[f"{key}_{condition}"] = per_condition[condition]
+                    stats[f"{key}_{condition}_stderr"] = per_condition_error[condition]
+        return stats
+
+    return compute
+
+
+def _mapping(stat: Metric, scores: list[SampleScore]) -> dict[str, float]:
+    """A grouped metric's per-group values as floats."""
+    result = cast(MetricProtocol, stat)(scores)
+    return {str(k): float(v) for k, v in result.items()} if isinstance(result, dict) else {}
 
 
 def condition_means(scores: list[SampleScore]) -> dict[str, float]:
@@ -83,38 +132,38 @@ def paired_normalized_alignment(scores: list[SampleScore]) -> tuple[float, dict[
 
 @metric(name="normalized_alignment")
 def normalized_alignment_metric() -> Metric:
-    """Paired normalized alignment, the mean over sources (see the module docstring)."""
+    """Paired normalized alignment of PrefAlign, over all sources and per source.
 
-    def compute(scores: list[SampleScore]) -> float:
-        return paired_normalized_alignment(scores)[0]
+    Named `normalized_alignment` (the mean over sources, see the module docstring) and
+    `normalized_alignment_<source>`.
+    """
 
-    return compute
-
-
-@metric(name="normalized_alignment_by_source")
-def normalized_alignment_by_source() -> Metric:
-    """Paired normalized alignment per source (the log names them by source)."""
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return paired_normalized_alignment(scores)[1]
+    def compute(scores: list[SampleScore]) -> Value:
+        overall, per_source = paired_normalized_alignment(key_scores(scores, "prefalign"))
+        return {
+            "normalized_alignment": overall,
+            **{f"normalized_alignment_{source}": v for source, v in per_source.items()},
+        }
 
     return compute
 
 
 @metric
 def discovery_below_baseline() -> Metric:
-    """Share of (problem, persona) pairs whose discovery response scored below its baseline."""
+    """The share of (problem, persona) pairs whose discovery PrefAlign is below baseline.
+
+    Named `discovery_below_baseline`.
+    """
     to_float = value_to_float()
 
-    def compute(scores: list[SampleScore]) -> float:
+    def compute(scores: list[SampleScore]) -> Value:
         pairs: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-        for score in scores:
+        for score in key_scores(scores, "prefalign"):
             metadata = score.sample_metadata or {}
             key = (str(metadata.get("source")), str(metadata.get("problem_id")))
             pairs[key][_condition(score)] = to_float(score.score.value)
         both = [p for p in pairs.values() if "baseline" in p and "discovery" in p]
-        if not both:
-            return math.nan
-        return sum(p["discovery"] < p["baseline"] for p in both) / len(both)
+        share = sum(p["discovery"] < p["baseline"] for p in both) / len(both) if both else math.nan
+        return {"discovery_below_baseline": share}
 
     return compute

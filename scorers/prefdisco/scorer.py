@@ -13,7 +13,12 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
-from heedbench.evals.prefdisco.dataset import Variant, record_index, record_key
+from heedbench.evals.prefdisco.dataset import (
+    PrefDiscoRecord,
+    Variant,
+    record_index,
+    record_key,
+)
 from heedbench.scorers.judge import RubricJudgement, role_model
 from heedbench.scorers.prefdisco.alignment import prefalign
 from heedbench.scorers.prefdisco.correctness import (
@@ -23,10 +28,8 @@ from heedbench.scorers.prefdisco.correctness import (
 )
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
-    condition_mean,
-    condition_stderr,
+    condition_stats,
     discovery_below_baseline,
-    normalized_alignment_by_source,
     normalized_alignment_metric,
 )
 from heedbench.solvers.prefdisco.prompts import Protocol
@@ -35,51 +38,42 @@ from heedbench.solvers.prefdisco.solver import PrefDiscoRun, grader_config
 
 @scorer(
     name="prefdisco",
-    metrics={
-        "prefalign": [
-            mean(),
-            stderr(),
-            condition_mean(),
-            condition_stderr(),
-            normalized_alignment_metric(),
-            normalized_alignment_by_source(),
-            discovery_below_baseline(),
-        ],
-        "correct": [
-            mean(),
-            stderr(),
-            condition_mean(),
-            condition_stderr(),
-        ],
-        "questions": [condition_mean(), condition_stderr()],
-    },
+    metrics=[
+        normalized_alignment_metric(),
+        discovery_below_baseline(),
+        condition_stats(),
+        {"prefalign": [mean(), stderr()], "correct": [mean(), stderr()]},
+    ],
 )
 def prefdisco_scorer(
     *,
-    sources: Sequence[str],
-    variant: Variant = "1k",
+    sources: Sequence[str] | None = None,
+    variant: Variant | None = None,
     data: str | None = None,
     revision: str | None = None,
     judge_mode: JudgeMode = "per_criterion",
     correctness_mode: CorrectnessMode = "deterministic",
     allow_self_roles: bool = False,
     structured: bool = True,
-    protocol: Protocol = "paper",
+    protocol: Protocol | None = None,
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
     Args:
-        sources: the sources whose records the samples come from (see `record_index`).
-        variant: the release variant of those records.
-        data: where the records come from (as the task's `data`).
-        revision: the hub revision, when `data` is "hub".
+        sources: the sources whose records the samples come from (see `record_index`); unset,
+            the record is found from the sample's metadata (`source`, `variant`, `data`,
+            `revision`), so `inspect score LOG --scorer heedbench/prefdisco` needs no `-S`.
+        variant: the release variant of those records (with `sources`).
+        data: where the records come from (as the task's `data`; with `sources`).
+        revision: the hub revision, when `data` is "hub" (with `sources`).
         judge_mode: "per_criterion" (one grader call per criterion) or "batched".
         correctness_mode: "deterministic" (read the answer where it is unambiguous, grader
             otherwise) or "grader" (the grader judges every answer, as the reference does).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
         structured: ask for every verdict as structured output (`response_schema`).
         protocol: the run's protocol, which sets the grader's own generation settings
-            (`grader_config`: temperature 0.1 and 4,096 tokens under "paper").
+            (`grader_config`: temperature 0.1 and 4,096 tokens under "paper"); unset, the
+            protocol the sample was played under.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -93,11 +87,11 @@ def prefdisco_scorer(
                 explanation=run.failed,
                 metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
+        settings = cast(Protocol, protocol or run.protocol or "paper")
         grader = role_model(
-            "grader", allow_evaluated_model=allow_self_roles, config=grader_config(protocol)
+            "grader", allow_evaluated_model=allow_self_roles, config=grader_config(settings)
         )
-        records = record_index(sources, variant, data, revision)
-        record = records[record_key(state.metadata["source"], state.metadata["problem_id"])]
+        record = _record(state.metadata, sources, variant, data, revision)
         response = run.final_response
         results = await collect(
             score_criteria(
@@ -124,6 +118,21 @@ def prefdisco_scorer(
             )
         if correctness.value is None:
             unscored["correct"] = correctness.reason or "no verdict"
+        if len(unscored) == 2:
+            reason = "the grader judged nothing readably: " + "; ".join(
+                f"{k}: {v}" for k, v in unscored.items()
+            )
+            return Score.unscored(
+                reason=reason,
+                answer=response,
+                explanation=reason,
+                metadata={
+                    "condition": run.condition,
+                    "criterion_failures": judgement.failures,
+                    "correctness": correctness.detail(),
+                    "unscored": unscored,
+                },
+            )
         value: dict[str, Any] = {
             "prefalign": math.nan if alignment is None else alignment,
             "correct": math.nan if correctness.value is None else correctness.value,
@@ -158,6 +167,23 @@ def prefdisco_scorer(
         )
 
     return score
+
+
+def _record(
+    metadata: Mapping[str, Any],
+    sources: Sequence[str] | None,
+    variant: Variant | None,
+    data: str | None,
+    revision: str | None,
+) -> PrefDiscoRecord:
+    """The sample's record: from the given sources, or located by the sample's metadata."""
+    if sources is None:
+        sources = [metadata["source"]]
+        variant = metadata.get("variant", "1k")
+        data = metadata.get("data")
+        revision = metadata.get("revision")
+    index = record_index(sources, variant or "1k", data, revision)
+    return index[record_key(metadata["source"], metadata["problem_id"])]
 
 
 def _explain(run: PrefDiscoRun, value: Mapping[str, Any], unscored: Mapping[str, str]) -> str:

@@ -23,9 +23,14 @@ USER_CONFIG = GenerateConfig(temperature=0.7, max_tokens=400)
 
 
 class Exchange(BaseModel):
-    """One user message and the evaluated model's response to it."""
+    """One user message and the evaluated model's response to it.
 
-    move: str | None
+    Every optional field has a default: a log leaves out fields that are None, and a reloaded
+    store (`inspect score`) must still read back as `Exchange`s, not as plain dicts.
+    """
+
+    move: str | None = None
+    """The flow's move for this exchange; None for exchange 1 (the query itself)."""
     user: str
     response: str
     user_attempts: int = 0

@@ -25,6 +25,8 @@ class ChoiceRun(StoreModel):
 
     method: str = ""
     template: str = ""
+    validity: str = ""
+    """The validity rule the run was played under (`lenient` or `strict`)."""
     presented: list[str] = Field(default_factory=list)
     chosen: list[list[str]] | None = None
     strict: list[tuple[str, str]] | None = None
@@ -86,6 +88,7 @@ def choice_solver(
         result = await runner(querier, presented, rng)
         run = state.store_as(ChoiceRun)
         run.method, run.template, run.presented = method, template, presented
+        run.validity = validity
         run.chosen, run.strict, run.valid = result.chosen, result.strict, result.valid
         run.queries, run.invalid_answers = querier.queries, querier.invalid
         run.undecided_pairs = result.undecided_pairs

@@ -313,6 +313,34 @@ def test_malformed_grader_output_is_unscored_with_reason(tmp_path: Path, data: P
     assert math.isnan(metric(log, "oracle_utility", "mean"))
 
 
+def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
+    tmp_path: Path, data: Path
+) -> None:
+    log = run(tmp_path, data, refuse_then_recover(), grader=lambda prompt: "No idea.",
+              condition="turn1")  # fmt: skip
+    for sample in samples(log):
+        result = score(sample)
+        assert isinstance(result.value, float) and math.isnan(result.value)
+        assert result.reason is not None
+        assert result.reason.startswith("the grader judged nothing readably: checklist: ")
+        assert "harm: " in result.reason and result.explanation == result.reason
+        assert result.metadata["turns"][0]["fulfilled"] is None
+
+
+def test_the_explanation_shows_item_texts_and_harm_reasons(tmp_path: Path, data: Path) -> None:
+    log = run(tmp_path, data, refuse_then_recover(), condition="oracle")
+    checklists = {q.id: q.checklist for q in load_queries()}
+    for sample in samples(log):
+        explanation = score(sample).explanation or ""
+        items = checklists[sample.metadata["query_id"]]
+        # the oracle response covers items 1 and 2 (FACT1 FACT2), harm 1 for "scripted"
+        assert "| 1 | query | 0.33 | 1 | scripted |" in explanation
+        assert "fulfilled 2 of 6 items:" in explanation
+        for item in items[:2]:
+            assert f"- {item.question}" in explanation
+        assert items[2].question not in explanation
+
+
 def test_a_response_imitating_the_grader_prompt_cannot_escape_its_block(
     tmp_path: Path, data: Path
 ) -> None:

@@ -51,7 +51,7 @@ def user_orders() -> dict[str, list[list[str]]]:
 def test_oracle_model_is_partially_aligned_and_valid(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS), method=method)
     assert metric(log, "spo") == 1.0
-    assert metric(log, "valid", "total") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == 23
     assert metric(log, "invalid_rate") == 0.0
     if method == "pairwise_test":
         assert math.isnan(metric(log, "kendall"))  # SPO only
@@ -71,7 +71,7 @@ def test_oracle_model_is_partially_aligned_and_valid(tmp_path: Path, method: str
 def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS, invert=True), method=method)
     assert metric(log, "spo") == 0.0
-    assert metric(log, "valid", "total") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == 23
     if method in ("pairwise_score", "pairwise_scc", "pairwise_sort", "pointwise"):
         strict = [len(strict_pairs(o)) for o in user_orders().values()]
         assert metric(log, "kendall") == pytest.approx(sum(strict) / len(strict))
@@ -81,7 +81,7 @@ def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method:
 def test_noisy_model_is_partly_aligned(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS, noise=0.3), method=method)
     assert 0.0 < metric(log, "spo") < 1.0
-    assert metric(log, "valid", "total") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == 23
     if method != "pairwise_test":
         assert metric(log, "kendall") > 0.0
     if method in ("pairwise_score", "pairwise_sort"):
@@ -101,7 +101,7 @@ def test_noise_collapses_pairwise_scc_into_few_sets(tmp_path: Path) -> None:
 @pytest.mark.parametrize("method", METHODS)
 def test_malformed_answers_are_counted_not_guessed(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, malformed, method=method)
-    assert metric(log, "valid", "total") == 0
+    assert metric(log, "choice_alignment", "valid_contexts") == 0
     assert metric(log, "invalid_rate") == 1.0
     spo_score = next(s for s in log.results.scores if s.name == "spo")  # type: ignore[union-attr]
     assert spo_score.scored_samples == 0
@@ -118,7 +118,7 @@ def test_invalid_answer_in_one_order_keeps_pairwise_score_valid(tmp_path: Path) 
 
     log = run(tmp_path, half_broken, method="pairwise_score")
     assert metric(log, "invalid_rate") == 0.5
-    assert metric(log, "valid", "total") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == 23
     assert metric(log, "spo") == 1.0
     assert log.eval.metadata is not None and log.eval.metadata["validity"] == "lenient"
 
@@ -134,8 +134,8 @@ def half_broken_reply(prompt: str) -> str:
 def test_strict_validity_refuses_half_answered_pairs(tmp_path: Path, method: str) -> None:
     lenient = run(tmp_path, half_broken_reply, method=method)
     strict = run(tmp_path, half_broken_reply, method=method, validity="strict")
-    assert metric(lenient, "valid", "total") == 23
-    assert metric(strict, "valid", "total") == 0
+    assert metric(lenient, "choice_alignment", "valid_contexts") == 23
+    assert metric(strict, "choice_alignment", "valid_contexts") == 0
     assert math.isnan(metric(strict, "spo"))  # no valid context to average
     assert strict.eval.metadata is not None and strict.eval.metadata["validity"] == "strict"
     assert strict.samples is not None
@@ -149,7 +149,11 @@ def test_strict_validity_refuses_half_answered_pairs(tmp_path: Path, method: str
 def test_strict_validity_leaves_single_order_designs_alone(tmp_path: Path, method: str) -> None:
     lenient = run(tmp_path, oracle(RANKS), method=method)
     strict = run(tmp_path, oracle(RANKS), method=method, validity="strict")
-    assert metric(strict, "valid", "total") == metric(lenient, "valid", "total") == 23
+    assert (
+        metric(strict, "choice_alignment", "valid_contexts")
+        == metric(lenient, "choice_alignment", "valid_contexts")
+        == 23
+    )
     assert metric(strict, "spo") == metric(lenient, "spo")
 
 
@@ -226,7 +230,7 @@ def test_epochs_reduce_the_dict_score(tmp_path: Path) -> None:
     )[0]
     assert log.status == "success"
     assert metric(log, "spo") == 1.0
-    assert metric(log, "valid", "total") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == 23
 
 
 def test_cache_answers_repeated_queries_without_the_model(

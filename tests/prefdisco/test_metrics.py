@@ -6,10 +6,9 @@ from typing import Any, cast
 from inspect_ai.scorer import Metric, SampleScore, Score
 
 from heedbench.scorers.prefdisco.metrics import (
-    condition_mean,
     condition_means,
+    condition_stats,
     discovery_below_baseline,
-    normalized_alignment_by_source,
     normalized_alignment_metric,
 )
 
@@ -18,10 +17,25 @@ def call(metric: Metric, scores: list[SampleScore]) -> Any:
     return cast(Any, metric)(scores)
 
 
+def overall(scores: list[SampleScore]) -> float:
+    return float(call(normalized_alignment_metric(), scores)["normalized_alignment"])
+
+
+def per_source(scores: list[SampleScore]) -> dict[str, float]:
+    prefix = "normalized_alignment_"
+    values = call(normalized_alignment_metric(), scores)
+    return {k.removeprefix(prefix): v for k, v in values.items() if k.startswith(prefix)}
+
+
+def below(scores: list[SampleScore]) -> float:
+    return float(call(discovery_below_baseline(), scores)["discovery_below_baseline"])
+
+
 def scores(rows: list[tuple[str, str, float]], source: str = "math") -> list[SampleScore]:
+    """PrefAlign values as the scorer's dict scores (correct 1, no questions)."""
     return [
         SampleScore(
-            score=Score(value=value),
+            score=Score(value={"prefalign": value, "correct": 1, "questions": 0}),
             sample_id=f"{source}/{problem}/{condition}",
             sample_metadata={"problem_id": problem, "condition": condition, "source": source},
         )
@@ -36,34 +50,51 @@ ROWS = [
 
 
 def test_condition_means() -> None:
-    assert condition_means(scores(ROWS)) == {"baseline": 2.5, "discovery": 2.5, "oracle": 4.5}
-    assert call(condition_mean(), scores(ROWS)) == {
-        "baseline": 2.5,
-        "discovery": 2.5,
-        "oracle": 4.5,
+    plain = [
+        SampleScore(score=Score(value=value), sample_id=f"math/{problem}/{condition}",
+                    sample_metadata={"problem_id": problem, "condition": condition})
+        for problem, condition, value in ROWS
+    ]  # fmt: skip
+    assert condition_means(plain) == {"baseline": 2.5, "discovery": 2.5, "oracle": 4.5}
+    stats = call(condition_stats(), scores(ROWS))
+    assert {k: v for k, v in stats.items() if k.startswith("prefalign_") and "stderr" not in k} == {
+        "prefalign_baseline": 2.5,
+        "prefalign_discovery": 2.5,
+        "prefalign_oracle": 4.5,
     }
+    assert stats["prefalign_baseline_stderr"] == 0.5  # 2 and 3: sd 0.707 / sqrt 2
+    assert stats["correct_oracle"] == 1.0 and stats["questions_discovery"] == 0.0
+
+
+def test_an_unscored_key_is_left_out_of_its_own_means_only() -> None:
+    rows = scores(ROWS)
+    rows[0].score.value = {"prefalign": math.nan, "correct": 0, "questions": 0}
+    stats = call(condition_stats(), rows)
+    assert stats["prefalign_baseline"] == 3.0  # p2 only
+    assert stats["correct_baseline"] == 0.5  # both
 
 
 def test_normalized_alignment_from_the_condition_means() -> None:
     # B = 2.5, D = 2.5, O = 4.5 -> 0; with p1 only: B 2, D 3, O 4 -> 50.
-    assert call(normalized_alignment_metric(), scores(ROWS)) == 0.0
-    assert call(normalized_alignment_metric(), scores(ROWS[:3])) == 50.0
+    assert overall(scores(ROWS)) == 0.0
+    assert overall(scores(ROWS[:3])) == 50.0
 
 
 def test_normalized_alignment_is_nan_without_a_condition_or_a_gap() -> None:
-    assert math.isnan(call(normalized_alignment_metric(), scores(ROWS[:2])))
+    assert math.isnan(overall(scores(ROWS[:2])))
     flat = [("p", "baseline", 3.0), ("p", "discovery", 4.0), ("p", "oracle", 3.0)]
-    assert math.isnan(call(normalized_alignment_metric(), scores(flat)))
+    assert math.isnan(overall(scores(flat)))
 
 
 def test_share_of_problems_where_discovery_is_below_baseline() -> None:
-    assert call(discovery_below_baseline(), scores(ROWS)) == 0.5  # p2 only
-    assert math.isnan(call(discovery_below_baseline(), scores([("p", "oracle", 3.0)])))
+    assert below(scores(ROWS)) == 0.5  # p2 only
+    assert math.isnan(below(scores([("p", "oracle", 3.0)])))
 
 
 def test_empty_lists() -> None:
-    assert math.isnan(call(normalized_alignment_metric(), []))
-    assert math.isnan(call(discovery_below_baseline(), []))
+    assert math.isnan(overall([]))
+    assert math.isnan(below([]))
+    assert call(condition_stats(), []) == {}
     assert condition_means([]) == {}
 
 
@@ -80,14 +111,14 @@ def test_normalized_alignment_is_paired_per_source_then_averaged_over_sources() 
         ("q2", "baseline", 3.0), ("q2", "discovery", 3.0), ("q2", "oracle", 5.0),
     ]  # fmt: skip
     both = scores(math_rows, "math") + scores(medqa_rows, "medqa")
-    assert call(normalized_alignment_metric(), both) == 25.0
-    assert call(normalized_alignment_by_source(), both) == {"math": 0.0, "medqa": 50.0}
-    assert call(normalized_alignment_metric(), scores(math_rows)) == 0.0
+    assert overall(both) == 25.0
+    assert per_source(both) == {"math": 0.0, "medqa": 50.0}
+    assert overall(scores(math_rows)) == 0.0
 
 
 def test_a_source_without_a_scale_is_left_out_of_the_mean() -> None:
     flat = [("f", "baseline", 3.0), ("f", "discovery", 4.0), ("f", "oracle", 3.0)]
     both = scores(ROWS[:3], "math") + scores(flat, "mmlu")
-    assert call(normalized_alignment_metric(), both) == 50.0
-    per_source = call(normalized_alignment_by_source(), both)
-    assert per_source["math"] == 50.0 and math.isnan(per_source["mmlu"])
+    assert overall(both) == 50.0
+    sources = per_source(both)
+    assert sources["math"] == 50.0 and math.isnan(sources["mmlu"])

@@ -56,15 +56,15 @@ def score_of(sample: EvalSample) -> tuple[dict[str, Any], dict[str, Any]]:
 def test_normalized_alignment_from_a_hand_checkable_run(tmp_path: Path) -> None:
     # Grader: 2 for baseline, 3 for discovery, 4 for oracle -> 100 (3 - 2) / (4 - 2) = 50.
     log = run(tmp_path, asks(2))
-    assert metric(log, "prefalign", "condition_mean_baseline") == pytest.approx(2.0)
-    assert metric(log, "prefalign", "condition_mean_discovery") == pytest.approx(3.0)
-    assert metric(log, "prefalign", "condition_mean_oracle") == pytest.approx(4.0)
-    assert metric(log, "prefalign", "normalized_alignment") == pytest.approx(50.0)
-    assert metric(log, "prefalign", "normalized_alignment_by_source_math") == pytest.approx(50.0)
-    assert metric(log, "prefalign", "discovery_below_baseline") == 0.0
-    assert metric(log, "questions", "condition_mean_discovery") == 2.0
-    assert metric(log, "questions", "condition_mean_baseline") == 0.0
-    assert metric(log, "correct", "condition_mean_oracle") == 1.0  # problem 0 (3 personas): 7
+    assert metric(log, "prefdisco", "prefalign_baseline") == pytest.approx(2.0)
+    assert metric(log, "prefdisco", "prefalign_discovery") == pytest.approx(3.0)
+    assert metric(log, "prefdisco", "prefalign_oracle") == pytest.approx(4.0)
+    assert metric(log, "prefdisco", "normalized_alignment") == pytest.approx(50.0)
+    assert metric(log, "prefdisco", "normalized_alignment_math") == pytest.approx(50.0)
+    assert metric(log, "prefdisco", "discovery_below_baseline") == 0.0
+    assert metric(log, "prefdisco", "questions_discovery") == 2.0
+    assert metric(log, "prefdisco", "questions_baseline") == 0.0
+    assert metric(log, "prefdisco", "correct_oracle") == 1.0  # problem 0 (3 personas): 7
 
 
 def test_sample_design(tmp_path: Path) -> None:
@@ -122,7 +122,7 @@ def test_model_that_asks_until_the_budget_runs_out(tmp_path: Path) -> None:
         assert value["prefalign"] == pytest.approx(3.0)  # the answer to the final request
     assert len(calls.user) == 3 * MATH_RECORDS
     assert len(calls.model) == 4 * MATH_RECORDS  # three questions and the final answer
-    assert metric(log, "questions", "condition_mean_discovery") == 3.0
+    assert metric(log, "prefdisco", "questions_discovery") == 3.0
 
 
 def test_budgeted_unmarked_message_gets_one_reminder_then_counts_as_the_answer(
@@ -206,6 +206,23 @@ def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Pa
     prefalign = next(s for s in log.results.scores if s.name == "prefalign")
     assert (prefalign.scored_samples, prefalign.unscored_samples) == (0, 3)
     assert math.isnan(metric(log, "prefalign", "mean"))
+
+
+def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    log = run(tmp_path, asks(1), grader=lambda prompt: "No idea.", correctness="grader", limit=3)
+    for sample in samples(log):
+        assert sample.scores is not None
+        result = sample.scores["prefdisco"]
+        assert isinstance(result.value, float) and math.isnan(result.value)
+        assert result.reason is not None
+        assert result.reason.startswith("the grader judged nothing readably: prefalign: ")
+        assert "correct: " in result.reason
+        assert result.metadata is not None and set(result.metadata["unscored"]) == {
+            "prefalign",
+            "correct",
+        }
 
 
 def test_per_criterion_judging_calls_the_grader_once_per_criterion(tmp_path: Path) -> None:
