@@ -147,10 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReportError as error:
         print(f"heedbench report: {error}", file=sys.stderr)
         return 1
-    warnings = write_report(sections, options.out)
+    write_report(sections, options.out)
     print(terminal_summary(sections))
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
     print(f"report written to {options.out / 'report.md'} and {options.out / 'report.html'}")
     return 0
 
