@@ -96,8 +96,9 @@ def _parser() -> argparse.ArgumentParser:
         "--prices",
         type=Path,
         metavar="FILE",
-        help='JSON {"provider/model": {"input": $, "output": $}} per million '
-        "tokens, added to or replacing the shipped price table",
+        help="prices in Inspect's --model-cost-config format (YAML or JSON: provider/model -> "
+        "input, output, input_cache_write, input_cache_read, dollars per million tokens), "
+        "added to or replacing the shipped table for logs that carry no cost of their own",
     )
     report.add_argument(
         "--lock-in-gain",
