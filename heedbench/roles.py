@@ -75,6 +75,11 @@ def roles_bound_before_build() -> bool:
     tasks. Everywhere else `model_roles()` still holds its unset default: a script building a
     task object to pass to `eval()`, or Inspect Flow, which adds a spec's roles to the task
     after building it. The unset default is what `model_roles()` returns in a fresh context.
+
+    One case reads wrong: Inspect Flow resolves a spec's built tasks in the calling context,
+    leaving an empty role binding there, so a second spec run by `inspect_flow.api.run` in the
+    same Python context would look like `inspect eval` without roles. Run each spec in its own
+    context (`contextvars.Context().run(run, spec)`) or process (`flow run`, one per spec).
     """
     unset = contextvars.Context().run(model_roles)
     return model_roles() is not unset
