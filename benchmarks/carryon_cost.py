@@ -10,7 +10,7 @@ alternatives) to about `--refusal-tokens`, so the token counts are those our pro
 realistically long responses produce.
 
 The dollar estimate is for the full shipped benchmark, 200 queries x (turn1 + oracle +
-`--flows` conversations), at the prices in `heedbench/prices.py` (dated; override with
+`--flows` conversations), at the prices in `heedbench/prices.yaml` (dated; override with
 `--prices FILE`).
 
 Usage: python -m benchmarks.carryon_cost [--queries 10] [--flows 15] [--answer-tokens 500]
@@ -29,11 +29,12 @@ from typing import Any
 
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
+from inspect_ai.model import ModelCost
 
 from benchmarks.carryon_latency import role_calls, spread_queries
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
-from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
+from heedbench.prices import PRICES_AS_OF, dollars, load_prices, price_of
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import (
     FILLER,
@@ -108,7 +109,7 @@ def _target_usage(sample: Any) -> Any:
 
 def bill(
     measured: dict[str, Any], samples_per_query: dict[str, float], models: dict[str, str],
-    prices: dict[str, Price],
+    prices: dict[str, ModelCost],
 ) -> dict[str, float]:  # fmt: skip
     """Dollars per role for the full shipped benchmark."""
     queries = len(load_queries())
@@ -154,7 +155,11 @@ def main() -> None:
     parser.add_argument("--model", default="openai/gpt-4o-mini")
     parser.add_argument("--user", default="openai/gpt-4o-mini")
     parser.add_argument("--grader", default="openai/gpt-4o")
-    parser.add_argument("--prices", type=Path, help="JSON prices file, see heedbench/prices.py")
+    parser.add_argument(
+        "--prices",
+        type=Path,
+        help="prices in Inspect's --model-cost-config format, added to heedbench/prices.yaml",
+    )
     parser.add_argument("--output", type=Path, default=RESULTS)
     args = parser.parse_args()
     prices = load_prices(args.prices)
@@ -190,7 +195,11 @@ def main() -> None:
         "refusal_tokens": args.refusal_tokens,
         "models": models,
         "prices_as_of": PRICES_AS_OF,
-        "prices": {m: vars(prices[m]) for m in set(models.values())},
+        "prices": {
+            m: price.model_dump()
+            for m in set(models.values())
+            if (price := price_of(m, prices)) is not None
+        },
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "results": results,
     }

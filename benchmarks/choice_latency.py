@@ -182,10 +182,10 @@ def save(record: dict[str, Any], path: Path, keys: tuple[str, ...] = CONFIGURATI
     """Add a record to the results file, replacing one of the same configuration (`keys`)."""
     existing: list[dict[str, Any]] = []
     if path.exists():
-        existing = json.loads(path.read_text()).get("runs", [])
+        existing = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
     kept = [r for r in existing if any(r.get(k) != record[k] for k in keys)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"runs": [*kept, record]}, indent=2) + "\n")
+    path.write_text(json.dumps({"runs": [*kept, record]}, indent=2) + "\n", encoding="utf-8")
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ requested, so discovery costs the evaluated model `questions + 2` calls, two of 
 answers; under `budgeted` the model's own answer is judged (`questions + 1` calls).
 
 The dollar figure is for a full 1K source of the public release (100 problems x 10 personas =
-1,000 records, x 3 conditions) at the prices in `heedbench/prices.py`. The release's records
+1,000 records, x 3 conditions) at the prices in `heedbench/prices.yaml`. The release's records
 have 20 rubric criteria, the shipped sample about 5, so PrefAlign grading is also scaled to 20
 criteria (per-criterion: calls x 20/n; batched: the criteria listing x 20/n).
 
@@ -30,10 +30,10 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai import eval
-from inspect_ai.model import Model
+from inspect_ai.model import Model, ModelCost
 
 from heedbench.evals.prefdisco.task import prefdisco
-from heedbench.prices import PRICES_AS_OF, Price, dollars, load_prices
+from heedbench.prices import PRICES_AS_OF, dollars, load_prices, price_of
 from heedbench.solvers.prefdisco import prompts
 from heedbench.testing import scripted_model
 
@@ -174,7 +174,7 @@ def scaled_grader(row: dict[str, Any], judge: str, mean_criteria: float,
             "tokens_out": row["tokens_out"] * factor}  # fmt: skip
 
 
-def cost(result: dict[str, Any], prices: dict[str, Price],
+def cost(result: dict[str, Any], prices: dict[str, ModelCost],
          models: dict[str, str], scale: bool) -> dict[str, float]:  # fmt: skip
     """Dollars for a full 1K source (1,000 records x 3 conditions), per role."""
     total: dict[str, float] = defaultdict(float)
@@ -202,7 +202,11 @@ def main() -> None:
     parser.add_argument("--model", default="openai/gpt-4o-mini")
     parser.add_argument("--user", default="openai/gpt-4o-mini")
     parser.add_argument("--grader", default="openai/gpt-4o")
-    parser.add_argument("--prices", type=Path, help="JSON prices file, see heedbench/prices.py")
+    parser.add_argument(
+        "--prices",
+        type=Path,
+        help="prices in Inspect's --model-cost-config format, added to heedbench/prices.yaml",
+    )
     args = parser.parse_args()
     prices = load_prices(args.prices)
     models = {"model": args.model, "user": args.user, "grader": args.grader}
@@ -214,7 +218,8 @@ def main() -> None:
         results.append(result)
         print(json.dumps({k: v for k, v in result.items() if k != "per_sample"}), flush=True)
     output = {"prices_as_of": PRICES_AS_OF, "models": models,
-              "prices": {m: vars(prices[m]) for m in set(models.values())},
+              "prices": {m: price.model_dump() for m in set(models.values())
+                   if (price := price_of(m, prices)) is not None},
               "chars_per_token": CHARS_PER_TOKEN, "questions": args.questions,
               "protocol": args.protocol,
               "answer_chars": args.answer_chars, "results": results}  # fmt: skip

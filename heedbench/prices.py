@@ -1,97 +1,99 @@
-"""Token prices for cost estimates: one dated table, overridable with `--prices FILE`.
+"""Token prices for cost estimates, kept in Inspect's own model-cost format.
 
-Used by `heedbench report` and by the cost benchmarks under `benchmarks/`.
+Inspect prices model calls itself when `inspect eval` is given `--model-cost-config FILE`: a
+YAML or JSON mapping of model name to `input`, `output`, `input_cache_write` and
+`input_cache_read`, US dollars per million tokens (`inspect_ai.model.ModelCost`). It then
+records each call's cost and writes the totals into the log (`total_cost` in
+`stats.model_usage` and `stats.role_usage`), which `heedbench report` uses as they are.
 
-Prices are list prices in US dollars per million tokens (input, output) as published by the
-providers on PRICES_AS_OF; they change, so check them before quoting a cost. A JSON file given
-with `--prices` maps model names to `{"input": ..., "output": ...}` (dollars per million tokens)
-and replaces or adds entries. Cached-token discounts are not modelled: every input token is
-charged at the input price.
+The same format is the one price table here: `prices.yaml` beside this module (list prices on
+PRICES_AS_OF), which can be passed to `--model-cost-config` as it is, prices the tokens of logs
+made without that flag and the cost benchmarks under `benchmarks/`; `--prices FILE` adds or
+replaces entries. Pricing uses Inspect's own arithmetic (`compute_model_cost`), cached tokens
+included where a log counts them.
 """
 
-import json
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
 
+import yaml
+from inspect_ai.model import ModelCost
+from pydantic import ValidationError
+
 PRICES_AS_OF = "2025-10-01"
-
-
-@dataclass(frozen=True)
-class Price:
-    """Dollars per million input and output tokens."""
-
-    input: float
-    output: float
-
-
-PRICES: dict[str, Price] = {
-    # local and scripted models cost nothing
-    "heedbench/random": Price(0.0, 0.0),
-    "mockllm/model": Price(0.0, 0.0),
-    # OpenAI
-    "openai/gpt-4o": Price(2.50, 10.00),
-    "openai/gpt-4o-mini": Price(0.15, 0.60),
-    "openai/gpt-4.1": Price(2.00, 8.00),
-    "openai/gpt-4.1-mini": Price(0.40, 1.60),
-    "openai/gpt-4.1-nano": Price(0.10, 0.40),
-    "openai/gpt-5": Price(1.25, 10.00),
-    "openai/gpt-5-mini": Price(0.25, 2.00),
-    # Anthropic
-    "anthropic/claude-sonnet-4-5": Price(3.00, 15.00),
-    "anthropic/claude-sonnet-4-0": Price(3.00, 15.00),
-    "anthropic/claude-opus-4-1": Price(15.00, 75.00),
-    "anthropic/claude-haiku-4-5": Price(1.00, 5.00),
-    "anthropic/claude-3-5-haiku-latest": Price(0.80, 4.00),
-}
-"""Model name as Inspect writes it in logs -> list price."""
+DEFAULT_PRICES = Path(__file__).with_name("prices.yaml")
+"""The shipped price table, in Inspect's `--model-cost-config` format."""
+FREE_PREFIXES = ("mockllm/", "heedbench/")
+"""Scripted test models and the suite's own local providers (`heedbench/random`) cost nothing."""
+FREE = ModelCost(input=0.0, output=0.0, input_cache_write=0.0, input_cache_read=0.0)
 
 _SNAPSHOT = re.compile(r"^-(\d{4}-?\d{2}-?\d{2}|\d{8})$")
 
 
-def load_prices(path: Path | None) -> dict[str, Price]:
-    """The shipped table, with entries from a JSON file (if given) added or replaced.
+def read_cost_config(path: Path) -> dict[str, ModelCost]:
+    """A model-cost file as Inspect reads it (YAML or JSON), every entry checked.
 
     Raises:
-        ValueError: the file is not a JSON object of `{"input": x, "output": y}` entries.
+        ValueError: the file cannot be read, is not a mapping of model names to prices, or an
+            entry lacks one of Inspect's four prices or holds a non-number.
     """
-    prices = dict(PRICES)
-    if path is None:
-        return prices
     try:
-        raw = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
         raise ValueError(f"cannot read prices from {path}: {error}") from error
-    if not isinstance(raw, dict):
-        raise ValueError(f"{path}: expected a JSON object of model -> {{input, output}}")
+    if not isinstance(raw, Mapping):
+        raise ValueError(
+            f"{path}: expected Inspect's model-cost format, a mapping of model names to "
+            "{input, output, input_cache_write, input_cache_read}"
+        )
+    prices: dict[str, ModelCost] = {}
     for model, entry in raw.items():
         try:
-            prices[str(model)] = Price(float(entry["input"]), float(entry["output"]))
-        except (TypeError, KeyError, ValueError) as error:
+            prices[str(model)] = ModelCost.model_validate(entry)
+        except ValidationError as error:
             raise ValueError(
-                f"{path}: price for {model!r} needs numeric 'input' and 'output' "
-                f"(dollars per million tokens), got {entry!r}"
+                f"{path}: price for {model!r} needs numeric input, output, input_cache_write "
+                f"and input_cache_read (dollars per million tokens), got {entry!r}"
             ) from error
     return prices
 
 
-def price_of(model: str, prices: dict[str, Price]) -> Price | None:
+def load_prices(path: Path | None = None) -> dict[str, ModelCost]:
+    """The shipped table, with the entries of a model-cost file (if given) added or replaced.
+
+    Raises:
+        ValueError: the file is not in Inspect's model-cost format (see `read_cost_config`).
+    """
+    prices = read_cost_config(DEFAULT_PRICES)
+    if path is not None:
+        prices.update(read_cost_config(path))
+    return prices
+
+
+def price_of(model: str, prices: Mapping[str, ModelCost]) -> ModelCost | None:
     """The price of `model`, also for a dated snapshot of a listed model; None if unknown.
 
-    `mockllm/<anything>` (scripted test models) is free.
+    A listed price wins; otherwise scripted (`mockllm/...`) and the suite's own local models
+    (`heedbench/...`) are free.
     """
     if model in prices:
         return prices[model]
-    if model.startswith("mockllm/"):
-        return Price(0.0, 0.0)
+    if model.startswith(FREE_PREFIXES):
+        return FREE
     for name, price in prices.items():
         if model.startswith(name) and _SNAPSHOT.match(model[len(name) :]):
             return price
     return None
 
 
-def dollars(prices: dict[str, Price], model: str, tokens_in: float, tokens_out: float) -> float:
+def dollars(
+    prices: Mapping[str, ModelCost], model: str, tokens_in: float, tokens_out: float
+) -> float:
     """The cost of `tokens_in` input and `tokens_out` output tokens at `model`'s price.
+
+    Token counts may be averages (the cost benchmarks estimate them), so this is Inspect's
+    formula for uncached tokens rather than a `ModelUsage`, which holds whole tokens.
 
     Raises:
         ValueError: no price is known for `model` (add one with a prices file).

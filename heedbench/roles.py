@@ -3,10 +3,10 @@
 Shared by solvers (the simulated user) and scorers (the grader), so it sits outside both.
 """
 
+import contextvars
 from collections.abc import Mapping, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
-from inspect_ai.model._model import active_model
 
 ROLE_ATTEMPT_TIMEOUT = 180
 """Seconds one attempt of a role model's call may take before it is abandoned and retried.
@@ -67,13 +67,32 @@ def role_models(
     }
 
 
+def roles_bound_before_build() -> bool:
+    """Whether Inspect bound this run's roles before building the task now being built.
+
+    `inspect eval` (and `eval()` given a task by name) resolves `--model-role` and sets
+    `model_roles()` for the run, an empty mapping when nothing was bound, before it builds the
+    tasks. Everywhere else `model_roles()` still holds its unset default: a script building a
+    task object to pass to `eval()`, or Inspect Flow, which adds a spec's roles to the task
+    after building it. The unset default is what `model_roles()` returns in a fresh context.
+
+    One case reads wrong: Inspect Flow resolves a spec's built tasks in the calling context,
+    leaving an empty role binding there, so a second spec run by `inspect_flow.api.run` in the
+    same Python context would look like `inspect eval` without roles. Run each spec in its own
+    context (`contextvars.Context().run(run, spec)`) or process (`flow run`, one per spec).
+    """
+    unset = contextvars.Context().run(model_roles)
+    return model_roles() is not unset
+
+
 def check_roles_at_build(roles: Sequence[str], allow_evaluated_model: bool) -> None:
     """Fail while the task is being built, if that happens inside `inspect eval`.
 
     Inspect binds `--model-role` before it builds a task by name, so a missing role is caught
-    before any data loads or any model is called. A task object built outside an eval (a
-    script passing it to `eval()`) has no roles yet; its solver checks again at the start.
+    before any data loads or any model is called. A task built before its roles are known (a
+    script passing a task object to `eval()`, an Inspect Flow spec) is not checked here; its
+    solver checks again at the start, before the first model call.
     """
-    if active_model() is None:
+    if not roles_bound_before_build():
         return
     role_models(roles, allow_evaluated_model=allow_evaluated_model)

@@ -38,7 +38,7 @@ def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None
         }
         for query in queries
     ]
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
 
 

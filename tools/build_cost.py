@@ -1,4 +1,4 @@
-"""Estimate what a build costs: tokens per step from the real prompts, priced by heedbench.prices.
+"""Estimate what a build costs: tokens per step from the real prompts, at heedbench prices.
 
 Input tokens are the rendered prompt's characters / 4 (the example inputs under
 `datasets/build_examples/` and a shipped persona), plus the model text the prompt carries;
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from heedbench.evals.prefdisco.sources import normalise_problem
 from heedbench.paths import shipped_data_dir
-from heedbench.prices import PRICES, dollars
+from heedbench.prices import dollars, load_prices
 from heedbench.solvers.pipelines.carryon_checks import Candidate, Item
 from heedbench.solvers.pipelines.carryon_prompts import (
     answer_prompt,
@@ -109,8 +109,9 @@ def report(steps: list[Step]) -> str:
     lines = ["| step | model | calls | input tok/call | output tok/call | cost |",
              "|---|---|---|---|---|---|"]  # fmt: skip
     total = 0.0
+    prices = load_prices()
     for step, model, calls, tokens_in, tokens_out in steps:
-        cost = dollars(PRICES, model, calls * tokens_in, calls * tokens_out)
+        cost = dollars(prices, model, calls * tokens_in, calls * tokens_out)
         total += cost
         lines.append(f"| {step} | {model} | {calls:,} | {tokens_in:,} | {tokens_out:,} | "
                      f"${cost:,.2f} |")  # fmt: skip

@@ -3,7 +3,7 @@
 The package maps top-level folders (evals/, solvers/, scorers/) into `heedbench.*`, which
 mypy cannot follow through setuptools' editable-install hook, and the top-level `datasets/`
 data folder would shadow the `datasets` library. This script copies the package in its
-installed shape, plus tests/, benchmarks/ and tools/, under build/typecheck/ (mypy skips
+installed shape, plus tests/, benchmarks/, tools/ and flows/, under build/typecheck/ (mypy skips
 symlinks), runs mypy there with the settings in pyproject.toml, reports errors against
 the original source paths, and removes the copy. Usage: `python tools/typecheck.py`.
 """
@@ -18,7 +18,7 @@ from mypy import api
 ROOT = Path(__file__).resolve().parent.parent
 TREE = ROOT / "build" / "typecheck"
 MAPPED = {"evals": "evals", "solvers": "solvers", "scorers": "scorers"}
-EXTRAS = ("tests", "benchmarks", "tools")
+EXTRAS = ("tests", "benchmarks", "tools", "flows")
 
 
 def build_tree() -> list[str]:

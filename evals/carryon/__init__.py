@@ -1,4 +1,4 @@
-"""The `carryon` task family: data and samples (the task is in `heedbench.evals.carryon.task`)."""
+"""The `carryon` task family: the task, its data and samples."""
 
 from heedbench.evals.carryon.dataset import (
     CarryOnDataError,
@@ -8,12 +8,14 @@ from heedbench.evals.carryon.dataset import (
     parse_query,
 )
 from heedbench.evals.carryon.samples import CONDITIONS, carryon_samples, parse_conditions
+from heedbench.evals.carryon.task import carryon
 
 __all__ = [
     "CONDITIONS",
     "CarryOnDataError",
     "CarryOnQuery",
     "ChecklistItem",
+    "carryon",
     "carryon_samples",
     "load_queries",
     "parse_conditions",

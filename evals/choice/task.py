@@ -75,13 +75,19 @@ VIEWER = ViewerConfig(
 """The sample list: a row per context with its SPO and K(p) first, worst SPO on top."""
 
 
-def resolve_template(method: str, template: str | None) -> str:
-    """Check the method/template pair and fill in the default template."""
+def fitting_templates(method: str) -> list[str]:
+    """The templates a design accepts (pairwise_test: only those without "none")."""
     params.one_of("method", method, CHOICE_METHODS)
-    chosen = DEFAULT_TEMPLATE[method] if template is None else str(template).upper()
     allowed = template_ids(TEMPLATE_KIND[method])
     if method == "pairwise_test":
         allowed = [t for t in allowed if not TEMPLATES[t].allows_none]
+    return allowed
+
+
+def resolve_template(method: str, template: str | None) -> str:
+    """Check the method/template pair and fill in the default template."""
+    allowed = fitting_templates(method)
+    chosen = DEFAULT_TEMPLATE[method] if template is None else str(template).upper()
     if chosen not in allowed:
         raise params.ParameterError(
             f"-T template: {chosen!r} does not fit method {method!r}; "

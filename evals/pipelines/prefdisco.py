@@ -103,7 +103,7 @@ def read_library(paths: Sequence[str]) -> tuple[list[dict[str, Any]], dict[str, 
 
 def _json_library(path: str) -> list[dict[str, Any]]:
     try:
-        raw = json.loads(Path(path).read_text())
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as error:
         raise PrefDiscoBuildError(f"{path}: cannot read a persona list ({error})") from error
     if not isinstance(raw, list):

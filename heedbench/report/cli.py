@@ -96,8 +96,9 @@ def _parser() -> argparse.ArgumentParser:
         "--prices",
         type=Path,
         metavar="FILE",
-        help='JSON {"provider/model": {"input": $, "output": $}} per million '
-        "tokens, added to or replacing the shipped price table",
+        help="prices in Inspect's --model-cost-config format (YAML or JSON: provider/model -> "
+        "input, output, input_cache_write, input_cache_read, dollars per million tokens), "
+        "added to or replacing the shipped table for logs that carry no cost of their own",
     )
     report.add_argument(
         "--lock-in-gain",
@@ -147,10 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReportError as error:
         print(f"heedbench report: {error}", file=sys.stderr)
         return 1
-    warnings = write_report(sections, options.out)
+    write_report(sections, options.out)
     print(terminal_summary(sections))
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
     print(f"report written to {options.out / 'report.md'} and {options.out / 'report.html'}")
     return 0
 

@@ -1,14 +1,21 @@
-"""Cost per model and role from the runs' token usage and the price table.
+"""Cost per model and role: Inspect's own figure from the log where there is one, else priced.
 
-Each used run's `stats.role_usage` gives the tokens of every bound role (user, grader) and
-`eval.model_roles` the model behind it; the evaluated model's own tokens are its
-`stats.model_usage` entry minus any role bound to the same model name.
+Each used run's `stats.role_usage` gives the usage of every bound role (user, grader) and
+`eval.model_roles` the model behind it; the evaluated model's own usage is its
+`stats.model_usage` entry minus any role bound to the same model name. A run made with
+`inspect eval --model-cost-config FILE` carries Inspect's cost of that usage (`total_cost`),
+which is taken as it is; usage without one is priced with the price table (Inspect's
+model-cost format, `heedbench.prices`) by Inspect's own arithmetic, cached tokens included.
 """
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
-from heedbench.prices import PRICES_AS_OF, Price, price_of
+from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
+
+from heedbench.prices import DEFAULT_PRICES, PRICES_AS_OF, price_of
 from heedbench.report.document import Section, Table
 from heedbench.report.load import Loaded, Run
 
@@ -17,55 +24,86 @@ EVALUATED = "evaluated"
 
 @dataclass
 class Usage:
-    """Tokens of one (model, role) pair over the used runs."""
+    """Tokens and cost of one (model, role) pair over the used runs."""
 
     input_tokens: int = 0
     output_tokens: int = 0
     runs: int = 0
+    logged_cost: float = 0.0
+    """Inspect's own cost, summed over the runs whose log has one."""
+    logged_runs: int = 0
+    unlogged: list[ModelUsage] = field(default_factory=list)
+    """The usage of runs whose log has no cost, to be priced with the table."""
 
 
-def _tokens(usage: dict[str, int]) -> tuple[int, int]:
-    return int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0)
+def _usage(raw: Mapping[str, Any]) -> ModelUsage:
+    return ModelUsage.model_validate(raw)
 
 
-def run_usage(run: Run) -> dict[tuple[str, str], tuple[int, int]]:
-    """(model, role) -> (input, output tokens) of one run; role `evaluated` for the model."""
-    out: dict[tuple[str, str], tuple[int, int]] = {}
-    own_in, own_out = _tokens(run.model_usage.get(run.model, {}))
-    for role, usage in run.role_usage.items():
+def _minus(total: ModelUsage, part: ModelUsage) -> ModelUsage:
+    """`total` less `part` (never below zero); the cost only when both have one."""
+
+    def less(a: int | None, b: int | None) -> int | None:
+        return None if a is None else max(0, a - (b or 0))
+
+    cost = None
+    if total.total_cost is not None and part.total_cost is not None:
+        cost = max(0.0, total.total_cost - part.total_cost)
+    return ModelUsage(
+        input_tokens=max(0, total.input_tokens - part.input_tokens),
+        output_tokens=max(0, total.output_tokens - part.output_tokens),
+        total_tokens=max(0, total.total_tokens - part.total_tokens),
+        input_tokens_cache_write=less(
+            total.input_tokens_cache_write, part.input_tokens_cache_write
+        ),
+        input_tokens_cache_read=less(total.input_tokens_cache_read, part.input_tokens_cache_read),
+        reasoning_tokens=less(total.reasoning_tokens, part.reasoning_tokens),
+        total_cost=cost,
+    )
+
+
+def run_usage(run: Run) -> dict[tuple[str, str], ModelUsage]:
+    """(model, role) -> usage of one run; role `evaluated` for the evaluated model."""
+    out: dict[tuple[str, str], ModelUsage] = {}
+    own = _usage(run.model_usage.get(run.model, {}))
+    for role, raw in run.role_usage.items():
         model = run.model_roles.get(role, "unknown model")
-        tokens = _tokens(usage)
-        out[(model, role)] = tokens
+        usage = _usage(raw)
+        out[(model, role)] = usage
         if model == run.model:  # a role bound to the evaluated model is counted once
-            own_in, own_out = own_in - tokens[0], own_out - tokens[1]
-    out[(run.model, EVALUATED)] = (max(0, own_in), max(0, own_out))
+            own = _minus(own, usage)
+    out[(run.model, EVALUATED)] = own
     return out
 
 
-def usage_by_model_role(
-    runs: list[Run],
-) -> dict[tuple[str, str, str], Usage]:
+def usage_by_model_role(runs: list[Run]) -> dict[tuple[str, str, str], Usage]:
     """(family, model, role) -> summed usage over the runs."""
     totals: dict[tuple[str, str, str], Usage] = defaultdict(Usage)
     for run in runs:
-        for (model, role), (tokens_in, tokens_out) in run_usage(run).items():
-            usage = totals[(run.family or "?", model, role)]
-            usage.input_tokens += tokens_in
-            usage.output_tokens += tokens_out
-            usage.runs += 1
+        for (model, role), usage in run_usage(run).items():
+            total = totals[(run.family or "?", model, role)]
+            total.input_tokens += usage.input_tokens
+            total.output_tokens += usage.output_tokens
+            total.runs += 1
+            if usage.total_cost is not None:
+                total.logged_cost += usage.total_cost
+                total.logged_runs += 1
+            else:
+                total.unlogged.append(usage)
     return dict(totals)
 
 
-def dollars(usage: Usage, price: Price) -> float:
-    """Cost in US dollars (prices are per million tokens)."""
-    return (usage.input_tokens * price.input + usage.output_tokens * price.output) / 1e6
+def _price_text(price: ModelCost) -> str:
+    return f"{price.input:g} / {price.output:g}"
 
 
-def cost_section(loaded: Loaded, prices: dict[str, Price]) -> Section:
+def cost_section(loaded: Loaded, prices: Mapping[str, ModelCost]) -> Section:
     """A table of tokens and cost per family, model and role over the used runs."""
     table = Table(
-        caption=f"Tokens and cost per task, model and role (list prices as of {PRICES_AS_OF}, "
-        "US dollars per million tokens; override with `--prices FILE`)",
+        caption="Tokens and cost per task, model and role: Inspect's own cost where the log "
+        "has one (runs made with `--model-cost-config`), otherwise the tokens priced with "
+        f"{DEFAULT_PRICES.name} (list prices as of {PRICES_AS_OF}, US dollars per million "
+        "tokens, Inspect's model-cost format; add or replace entries with `--prices FILE`)",
         columns=[
             "task",
             "model",
@@ -80,22 +118,28 @@ def cost_section(loaded: Loaded, prices: dict[str, Price]) -> Section:
     )
     section = Section(
         title="Cost",
-        intro="Token usage comes from the logs; cached-token discounts are not modelled. "
-        'A model missing from the price table shows "no price".',
+        intro='Token usage comes from the logs. A price column reading "from the log" means '
+        "Inspect priced every call itself; a table price covers the runs without a logged "
+        'cost, cached tokens at their own rates. A model with neither shows "no price".',
         tables=[table],
     )
     total = 0.0
-    unpriced = set()
+    unpriced: set[str] = set()
     for (family, model, role), usage in sorted(usage_by_model_role(loaded.used).items()):
         price = price_of(model, prices)
-        if price is None:
+        how: list[str] = []
+        cost = usage.logged_cost
+        if usage.logged_runs:
+            how.append("from the log")
+        if usage.unlogged and price is not None:
+            how.append(_price_text(price))
+            cost += sum(compute_model_cost(price, one) for one in usage.unlogged)
+        cost_text = f"{cost:.4f}"
+        if usage.unlogged and price is None:
             unpriced.add(model)
-            price_text, cost_text = "no price", "no price"
-        else:
-            cost = dollars(usage, price)
-            total += cost
-            price_text = f"{price.input:g} / {price.output:g}"
-            cost_text = f"{cost:.4f}"
+            how.append("no price")
+            cost_text = f"{cost_text} + no price" if usage.logged_runs else "no price"
+        total += cost
         table.rows.append(
             [
                 family,
@@ -104,7 +148,7 @@ def cost_section(loaded: Loaded, prices: dict[str, Price]) -> Section:
                 str(usage.runs),
                 f"{usage.input_tokens:,}",
                 f"{usage.output_tokens:,}",
-                price_text,
+                " + ".join(how),
                 cost_text,
             ]
         )

@@ -17,16 +17,9 @@ MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 """Distinct point markers: one per `choice` design (six) with room to spare."""
 
 
-def matplotlib_available() -> bool:
-    """Whether the optional `report` extra (matplotlib) is installed."""
-    try:
-        import matplotlib  # noqa: F401, PLC0415
-    except ImportError:
-        return False
-    return True
-
-
 def _pyplot() -> Any:
+    # imported on first use: loading matplotlib costs about half a second that a report
+    # without figures, and every other heedbench import, need not pay
     import matplotlib  # noqa: PLC0415
 
     matplotlib.use("Agg")

@@ -220,6 +220,10 @@ def _run(row: pd.Series) -> Run:
     epochs = _json(row.get("epochs"), 1)
     task = str(row["task_name"])
     error = row.get("error_message")
+    dataset_ids = tuple(str(i) for i in metadata.get("dataset_ids") or ())
+    # a log's dataset is what the task built, unless a runner cut it down first (Inspect Flow
+    # slices a shard's dataset to its sample ids): the ids the task recorded say the whole
+    samples = max(int(_number(row.get("dataset_samples")) or 0), len(dataset_ids))
     return Run(
         eval_id=str(row["eval_id"]),
         log=str(row["log"]),
@@ -236,9 +240,8 @@ def _run(row: pd.Series) -> Run:
         role_usage=_json(row.get("stats_role_usage"), {}) or {},
         error=None if error is None or pd.isna(error) else str(error),
         written=_written(str(row["log"])),
-        dataset_size=int(_number(row.get("dataset_samples")) or 0)
-        * int(epochs if isinstance(epochs, int) and epochs > 0 else 1),
-        dataset_ids=tuple(str(i) for i in metadata.get("dataset_ids") or ()),
+        dataset_size=samples * int(epochs if isinstance(epochs, int) and epochs > 0 else 1),
+        dataset_ids=dataset_ids,
     )
 
 

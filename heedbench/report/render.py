@@ -5,7 +5,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from heedbench.report.document import Section, Table
-from heedbench.report.figures import matplotlib_available
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; }
@@ -18,14 +17,11 @@ figure { margin: 1em 0 2em; } img { max-width: 100%; border: 1px solid #ddd; }
 """
 
 
-def draw_figures(sections: Sequence[Section], out: Path) -> list[str]:
-    """Draw every figure into `out`; return warnings (e.g. matplotlib missing)."""
-    if not matplotlib_available():
-        return ["matplotlib is not installed: no figures (pip install 'heedbench[report]')"]
+def draw_figures(sections: Sequence[Section], out: Path) -> None:
+    """Draw every figure into `out`."""
     for section in sections:
         for figure in section.figures:
             figure.draw(out / figure.name)
-    return []
 
 
 def _md_cell(text: str) -> str:
@@ -91,14 +87,12 @@ def html_page(sections: Sequence[Section], figures: bool) -> str:
     return "\n".join(parts)
 
 
-def write_report(sections: Sequence[Section], out: Path) -> list[str]:
-    """Write report.md, report.html and the PNGs into `out`; return warnings."""
+def write_report(sections: Sequence[Section], out: Path) -> None:
+    """Write report.md, report.html and the PNGs into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    warnings = draw_figures(sections, out)
-    figures = not warnings
-    (out / "report.md").write_text(markdown(sections, figures), encoding="utf-8")
-    (out / "report.html").write_text(html_page(sections, figures), encoding="utf-8")
-    return warnings
+    draw_figures(sections, out)
+    (out / "report.md").write_text(markdown(sections, figures=True), encoding="utf-8")
+    (out / "report.html").write_text(html_page(sections, figures=True), encoding="utf-8")
 
 
 def terminal_summary(sections: Sequence[Section]) -> str:

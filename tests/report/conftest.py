@@ -123,5 +123,5 @@ def report(
 ) -> tuple[Loaded, list[Section], Path]:
     out = tmp_path_factory.mktemp("report")
     loaded, sections = build_sections(Options(logs=[str(log_dir)], out=out))
-    assert write_report(sections, out) == []
+    write_report(sections, out)
     return loaded, sections, out

@@ -2,12 +2,13 @@
 
 import json
 import struct
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval
 
-from heedbench.prices import PRICES, load_prices, price_of
+from heedbench.prices import load_prices, price_of
 from heedbench.report.cli import Options, build_sections, main
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
@@ -79,8 +80,11 @@ def test_figures_are_sane_pngs_referenced_by_html_and_markdown(report: Report) -
 def test_command_line_writes_report_and_prints_summary(
     log_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    prices = tmp_path / "prices.json"
-    prices.write_text(json.dumps({"mockllm/judge": {"input": 1.0, "output": 2.0}}))
+    prices = tmp_path / "prices.yaml"  # Inspect's --model-cost-config format
+    prices.write_text(
+        "mockllm/judge:\n  input: 1.0\n  output: 2.0\n"
+        "  input_cache_write: 1.0\n  input_cache_read: 0.5\n"
+    )
     out = tmp_path / "out"
     assert main(["report", str(log_dir), "-o", str(out), "--prices", str(prices)]) == 0
     printed = capsys.readouterr().out
@@ -97,24 +101,32 @@ def test_command_line_writes_report_and_prints_summary(
 
 def test_unknown_models_have_no_price(report: Report) -> None:
     loaded = report[0]
-    section = cost_section(loaded, {})  # an empty table: only scripted models stay free
-    assert all(row[-1] != "no price" for row in section.tables[0].rows if "mockllm" in row[1])
-    assert any(
-        row[-1] == "no price" for row in section.tables[0].rows if row[1] == "heedbench/random"
-    )
-    assert "models with no price: heedbench/random" in section.summary[0]
+    # an empty table: the scripted models and heedbench/random stay free, a stranger has no price
+    stranger = replace(next(r for r in loaded.used if r.family == "choice"), model="some/stranger")
+    loaded = replace(loaded, used=[*loaded.used, stranger])
+    section = cost_section(loaded, {})
+    rows = section.tables[0].rows
+    assert all(row[-1] != "no price" for row in rows if row[1] != "some/stranger")
+    assert any(row[-1] == "0.0000" for row in rows if row[1] == "heedbench/random")
+    assert [row[-1] for row in rows if row[1] == "some/stranger"] == ["no price"]
+    assert "models with no price: some/stranger" in section.summary[0]
 
 
 def test_price_lookup() -> None:
-    assert price_of("openai/gpt-4o-2024-08-06", PRICES) == PRICES["openai/gpt-4o"]
-    assert price_of("openai/gpt-4o-audio", PRICES) is None
-    assert price_of("somewhere/else", PRICES) is None
+    prices = load_prices()
+    assert price_of("openai/gpt-4o-2024-08-06", prices) == prices["openai/gpt-4o"]
+    assert price_of("openai/gpt-4o-audio", prices) is None
+    assert price_of("somewhere/else", prices) is None
 
 
 def test_bad_price_file(tmp_path: Path) -> None:
     bad = tmp_path / "p.json"
     bad.write_text(json.dumps({"x/y": {"input": "cheap"}}))
-    with pytest.raises(ValueError, match="needs numeric 'input' and 'output'"):
+    with pytest.raises(ValueError, match="needs numeric input, output, input_cache_write"):
+        load_prices(bad)
+    # the old heedbench format (input and output only) is not Inspect's: refused, not guessed
+    bad.write_text(json.dumps({"x/y": {"input": 1.0, "output": 2.0}}))
+    with pytest.raises(ValueError, match="needs numeric input"):
         load_prices(bad)
 
 
