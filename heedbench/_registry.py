@@ -40,7 +40,6 @@ __all__ = [
     "carryon_checklist",
     "carryon_judge_check",
     "choice",
-    "log_name",
     "prefdisco",
     "prefdisco_judge_check",
     "prefdisco_personas",

@@ -2,6 +2,7 @@
 
 import ast
 import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from importlib.metadata import packages_distributions
@@ -115,3 +116,41 @@ def test_the_private_import_check_sees_what_it_should(tmp_path: Path) -> None:
     assert "inspect_ai.log._samples" in found
     assert "inspect_ai._util.error" in found
     assert "pandas" in found  # lazy imports count too
+
+
+FIRST_IMPORT = """
+import importlib, pkgutil, sys
+
+def walk(name):
+    module = importlib.import_module(name)
+    yield name
+    for info in pkgutil.iter_modules(getattr(module, "__path__", [])):
+        child = f"{name}.{info.name}"
+        yield from walk(child) if info.ispkg else [child]
+
+# the mapped folders are not found under heedbench's own path, so each is a root
+roots = ("heedbench", "heedbench.evals", "heedbench.solvers", "heedbench.scorers")
+names = sorted({name for root in roots for name in walk(root)})
+failed = []
+for name in names:
+    for loaded in [m for m in sys.modules if m == "heedbench" or m.startswith("heedbench.")]:
+        del sys.modules[loaded]
+    try:
+        importlib.import_module(name)
+    except Exception as error:
+        failed.append(f"{name}: {type(error).__name__}: {error}")
+print(len(names))
+print("\\n".join(failed))
+"""
+
+
+def test_every_module_imports_first_without_a_cycle() -> None:
+    # a user re-scoring from Python imports a scorer module before anything else
+    # (`from heedbench.scorers.carryon.scorer import carryon_judge`); a cycle through a task
+    # family's __init__ only shows when that module is the first one loaded
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_IMPORT], capture_output=True, text=True, check=True
+    )
+    count, *failed = done.stdout.strip().splitlines()
+    assert int(count) > 100, "the walk found the package's modules"
+    assert [line for line in failed if line] == []

@@ -1,4 +1,9 @@
-"""The `carryon` task family: the task, its data and samples."""
+"""The `carryon` task family: its data and samples.
+
+The task itself is in `heedbench.evals.carryon.task`, not imported here: the scorer reads
+this package's data types, and importing the task here would make a cycle whenever the
+scorer is the first module a program loads.
+"""
 
 from heedbench.evals.carryon.dataset import (
     CarryOnDataError,
@@ -8,14 +13,12 @@ from heedbench.evals.carryon.dataset import (
     parse_query,
 )
 from heedbench.evals.carryon.samples import CONDITIONS, carryon_samples, parse_conditions
-from heedbench.evals.carryon.task import carryon
 
 __all__ = [
     "CONDITIONS",
     "CarryOnDataError",
     "CarryOnQuery",
     "ChecklistItem",
-    "carryon",
     "carryon_samples",
     "load_queries",
     "parse_conditions",

@@ -158,7 +158,7 @@ def choice(
             validity=checked_validity,
         ),
         scorer=choice_alignment(p=p, validity=checked_validity),
-        version="1.1.0",
+        version="2.0.0",
         headline_metric=HEADLINE,
         viewer=VIEWER,
         metadata={

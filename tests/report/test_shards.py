@@ -17,12 +17,18 @@ N = 4
 IDS = [str(sample.id) for sample in choice_dataset(n=N)]
 
 
-def _run(log_dir: Path, sample_id: list[str] | None = None, noise: float = 0.3) -> EvalLog:
+def _run(
+    log_dir: Path,
+    sample_id: list[str] | None = None,
+    noise: float = 0.3,
+    limit: tuple[int, int] | None = None,
+) -> EvalLog:
     model = scripted_model(choice_oracle(user_ranks(N), noise=noise), "noisy")
     return eval(
         choice(n=N, method="pointwise"),
         model=model,
         sample_id=sample_id,
+        limit=limit,
         display="none",
         log_dir=str(log_dir),
     )[0]
@@ -50,6 +56,19 @@ def test_two_shards_are_one_run_with_the_unsharded_metrics(whole: Path, tmp_path
     assert coverage.logs == 2
     assert _spo(sharded) == pytest.approx(_spo(unsharded))
     assert _spo(sharded)[1] == 23
+
+
+def test_limit_ranges_shard_a_run_like_sample_ids(whole: Path, tmp_path: Path) -> None:
+    # `--limit 1-12` and `--limit 13-23` (Inspect's ranges are 1-based and inclusive)
+    _run(tmp_path, limit=(0, 12))
+    partial = load_runs([str(tmp_path)])
+    [coverage] = partial.coverage.values()
+    assert coverage.count("scored") == 12 and sorted(coverage.missing_ids) == sorted(IDS[12:])
+    _run(tmp_path, limit=(12, 23))
+    sharded = load_runs([str(tmp_path)])
+    [coverage] = sharded.coverage.values()
+    assert coverage.count("scored") == 23 and coverage.missing == 0 and not coverage.duplicates
+    assert _spo(sharded) == pytest.approx(_spo(load_runs([str(whole)])))
 
 
 def test_a_sample_in_two_logs_counts_once_from_the_newest(tmp_path: Path) -> None:
