@@ -1,7 +1,8 @@
 """Inspect tasks, one subpackage per benchmark family; each task lives in its `task` module.
 
-Family packages export their task functions and data loaders, except `prefdisco`, which
-exports only its data: its solver and scorer import the family's data modules, so a task import
-in that package would close an import cycle through them (`from heedbench.evals.prefdisco.task
-import prefdisco`). Inspect finds every task through the registry (`heedbench._registry`).
+Family packages export their task functions and data loaders, except `prefdisco` and
+`carryon`, which export only their data: their solvers and scorers import the family's data
+modules, so a task import in those packages would close an import cycle through them whenever
+a solver or scorer module is the first one a program loads (`from heedbench.evals.carryon.task
+import carryon`). Inspect finds every task through the registry (`heedbench._registry`).
 """
