@@ -43,7 +43,6 @@ RETRIED: tuple[FailureKind, ...] = ("no_choices", "empty", "provider_error")
 """Failures worth asking again: a second request may well succeed."""
 
 _DETAIL_CHARS = 300
-_WHO = {"target": "the evaluated model", "user": "the simulated user", "grader": "the grader"}
 
 
 @dataclass(frozen=True)

@@ -35,8 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from heedbench.evals.carryon import load_queries
-from heedbench.report.agreement import cohen_kappa, observed_agreement, weighted_kappa, within_one
 from heedbench.report.load import NoLogsError, load_runs, read_samples
+from heedbench.scorers.judge.agreement import (
+    cohen_kappa,
+    observed_agreement,
+    weighted_kappa,
+    within_one,
+)
 from heedbench.solvers.carryon.flows import MOVES
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS
 

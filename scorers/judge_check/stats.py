@@ -11,12 +11,17 @@ import math
 from collections.abc import Sequence
 from statistics import fmean
 
-from heedbench.scorers.judge.agreement import binary_agreement
+from heedbench.scorers.judge import agreement
 
 NAN = math.nan
 
 Pair = tuple[int, int]
 """(gold, predicted) for a 1–5 scale; (1/0, 1/0) for yes/no."""
+
+
+def _sides(pairs: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The gold labels and the verdicts of `pairs`, as two aligned lists."""
+    return [gold for gold, _ in pairs], [pred for _, pred in pairs]
 
 
 def exact(pairs: Sequence[Pair]) -> float:
@@ -26,7 +31,7 @@ def exact(pairs: Sequence[Pair]) -> float:
 
 def within_one(pairs: Sequence[Pair]) -> float:
     """Share of pairs where the verdict is at most one point from the gold label."""
-    return fmean(abs(gold - pred) <= 1 for gold, pred in pairs) if pairs else NAN
+    return agreement.within_one(*_sides(pairs))
 
 
 def mean_absolute_error(pairs: Sequence[Pair]) -> float:
@@ -40,23 +45,7 @@ def quadratic_weighted_kappa(pairs: Sequence[Pair], low: int = 1, high: int = 5)
     1 = perfect agreement, 0 = what the two marginal distributions give by chance. NaN when
     chance disagreement is zero (both sides used a single and the same level throughout).
     """
-    if not pairs:
-        return NAN
-    levels = high - low + 1
-    observed = [[0.0] * levels for _ in range(levels)]
-    for gold, pred in pairs:
-        observed[gold - low][pred - low] += 1
-    total = len(pairs)
-    gold_counts = [sum(row) for row in observed]
-    pred_counts = [sum(observed[i][j] for i in range(levels)) for j in range(levels)]
-    weight = [[(i - j) ** 2 / (levels - 1) ** 2 for j in range(levels)] for i in range(levels)]
-    seen = sum(weight[i][j] * observed[i][j] for i in range(levels) for j in range(levels))
-    chance = sum(
-        weight[i][j] * gold_counts[i] * pred_counts[j] / total
-        for i in range(levels)
-        for j in range(levels)
-    )
-    return NAN if chance == 0 else 1 - seen / chance
+    return agreement.weighted_kappa(*_sides(pairs), categories=range(low, high + 1))
 
 
 def macro_f1(pairs: Sequence[tuple[bool, bool]]) -> float:
@@ -77,7 +66,7 @@ def macro_f1(pairs: Sequence[tuple[bool, bool]]) -> float:
 
 def kappa(pairs: Sequence[tuple[bool, bool]]) -> float:
     """Cohen's kappa of yes/no verdicts against the gold labels."""
-    return binary_agreement(pairs).kappa if pairs else NAN
+    return agreement.cohen_kappa(*_sides(pairs))
 
 
 def moved_toward(gold: int, pred: int, target: int) -> bool:

@@ -49,8 +49,6 @@ class ChoiceResult:
 
 MethodRunner = Callable[[ChoiceQuerier, list[str], random.Random], Awaitable[ChoiceResult]]
 OrderBuilder = Callable[[Answers, list[str]], WeakOrder]
-BOTH_ORDERS: tuple[str, ...] = ("pairwise_score", "pairwise_scc", "pairwise_sort")
-"""The designs that ask each pair in both presentation orders (where `validity` matters)."""
 
 
 async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:

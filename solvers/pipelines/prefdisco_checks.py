@@ -26,7 +26,6 @@ from heedbench.jsonparse import get_key
 from heedbench.scorers.judge.call import JudgementError
 
 BIG_FIVE = ("openness", "conscientiousness", "extraversion", "agreeableness", "neuroticism")
-DEMOGRAPHICS = ("age", "occupation", "location", "family_context", "hobbies")
 COGNITIVE = ("learning_style", "attention_span", "memory_strengths", "problem_solving",
              "collaboration")  # fmt: skip
 AFFECTIVE = ("confidence", "anxiety_triggers", "motivation", "challenge_attitude")

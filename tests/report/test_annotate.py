@@ -11,13 +11,13 @@ from inspect_ai.log import read_eval_log
 
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
-from heedbench.report.agreement import (
+from heedbench.report.cli import main
+from heedbench.scorers.judge.agreement import (
     cohen_kappa,
     observed_agreement,
     weighted_kappa,
     within_one,
 )
-from heedbench.report.cli import main
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import (
