@@ -1,4 +1,4 @@
-"""The README's analysis snippets run as written on real `choice` logs."""
+"""The choice README's analysis snippets run as written on real `choice` logs."""
 
 import ast
 import os
@@ -16,7 +16,7 @@ SNIPPET = re.compile(r"```python\n(.*?)```", re.DOTALL)
 
 def snippet(marker: str) -> str:
     """The README's one python block that calls `marker`."""
-    readme = (ROOT / "README.md").read_text()
+    readme = (ROOT / "evals" / "choice" / "README.md").read_text()
     [found] = [code for code in SNIPPET.findall(readme) if f"{marker}(" in code]
     return str(found)
 
