@@ -15,6 +15,7 @@ from collections.abc import Callable
 from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.util import registry_info
 
+from heedbench.errors import install_excepthook
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
 from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judge_check
@@ -82,3 +83,5 @@ def _register_log_name(factory: Callable[..., Scorer]) -> None:
 
 for _factory in SCORERS:
     _register_log_name(_factory)
+
+install_excepthook()

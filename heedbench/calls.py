@@ -19,9 +19,9 @@ A filter block or an overflow is never a model's answer, a user's message or a g
 verdict in any family. Every returned output's stop reason is kept by the caller for the log.
 """
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, TypeVar
 
 from inspect_ai.model import (
     CachePolicy,
@@ -32,7 +32,9 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
 
+T = TypeVar("T")
 CallRole = Literal["target", "user", "grader"]
 FailureKind = Literal["no_choices", "empty", "provider_error", "content_filter", "context_length"]
 
@@ -148,3 +150,30 @@ async def generate_reply(state: TaskState) -> ModelOutput:
     state.output = output
     state.messages.append(output.message)
     return output
+
+
+def _leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions inside a (nested) exception group, in order; `error` itself otherwise."""
+    members = getattr(error, "exceptions", None)
+    if not isinstance(members, tuple):
+        return [error]
+    return [leaf for member in members for leaf in _leaves(member)]
+
+
+async def collect_calls(*calls: Awaitable[T]) -> list[T]:
+    """Inspect's `collect`, raising the first failure itself when several calls fail at once.
+
+    `collect` raises a lone failure bare, but two or more as an exception group whose message,
+    "unhandled errors in a TaskGroup", is all a log's sample error would say. The first
+    failure names the call and why it failed; the others are counted in a note.
+    """
+    try:
+        return await collect(*calls)
+    except Exception as error:
+        leaves = _leaves(error)
+        if leaves == [error]:
+            raise
+        first = leaves[0]
+        if len(leaves) > 1 and hasattr(first, "add_note"):
+            first.add_note(f"({len(leaves) - 1} other concurrent call(s) failed as well)")
+        raise first from first.__cause__

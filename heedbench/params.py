@@ -6,15 +6,19 @@ arrived, accepts exactly the forms that mean what the user wrote, and otherwise 
 `ParameterError` that names the parameter and what it accepts. One module serves every task.
 """
 
+import difflib
+import inspect
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+
+from heedbench.errors import InputError
 
 _TRUE = "true"
 _FALSE = "false"
 
 
-class ParameterError(ValueError):
+class ParameterError(InputError):
     """A task parameter has a value the task cannot use; the message names it."""
 
 
@@ -108,3 +112,26 @@ def optional_text(name: str, value: Any) -> str | None:
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)  # YAML reads a bare number; e.g. a numeric revision or folder name
     raise _fail(name, "a non-empty text", value)
+
+
+def reject_unknown(task: str, unknown: Mapping[str, Any], factory: Callable[..., Any]) -> None:
+    """Refuse `-T` parameters the task does not have, naming the closest one it does.
+
+    Inspect only warns about an unknown `-T` and then runs with the default, so a misspelt
+    `-T nn=5` would start a full run. Each task takes `**unknown` so that Inspect hands such
+    parameters over instead of dropping them, and calls this first.
+    """
+    extra = sorted(name for name in unknown if name != "model")  # Inspect always offers model
+    if not extra:
+        return
+    known = [
+        name
+        for name, parameter in inspect.signature(factory).parameters.items()
+        if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    name = extra[0]
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f"; did you mean -T {close[0]}?" if close else ""
+    raise ParameterError(
+        f"-T {name}: heedbench/{task} has no such parameter{hint} (it takes {', '.join(known)})"
+    )

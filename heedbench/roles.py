@@ -4,9 +4,18 @@ Shared by solvers (the simulated user) and scorers (the grader), so it sits outs
 """
 
 import contextvars
+import difflib
+import logging
 from collections.abc import Mapping, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
+
+from heedbench.errors import InputError
+
+logger = logging.getLogger(__name__)
+
+BENCHMARK_ROLES = ("user", "grader")
+"""The role models of the benchmark tasks: the simulated user and the grader."""
 
 ROLE_ATTEMPT_TIMEOUT = 180
 """Seconds one attempt of a role model's call may take before it is abandoned and retried.
@@ -16,7 +25,7 @@ grader call would wait for the provider's own timeout. A binding overrides it:
 `--model-role 'grader={model: openai/gpt-4o, attempt_timeout: 60}'`."""
 
 
-class RoleNotBoundError(RuntimeError):
+class RoleNotBoundError(InputError):
     """A task needs a role model that the command line did not bind."""
 
 
@@ -85,14 +94,41 @@ def roles_bound_before_build() -> bool:
     return model_roles() is not unset
 
 
-def check_roles_at_build(roles: Sequence[str], allow_evaluated_model: bool) -> None:
+def check_bindings(task: str, roles: Sequence[str]) -> None:
+    """Refuse a `--model-role` binding that no heedbench task would use; warn about one unused here.
+
+    Inspect ignores a role nobody asks for, so `--model-role judge=...` (for `grader`) would
+    run the benchmark with the grader unbound or, with `allow_self_roles`, self-graded. A
+    benchmark role this task does not need (`--model-role user=...` on `choice`) may be meant
+    for another task of the same `inspect eval` command, so that one is only a warning.
+    """
+    for bound in model_roles():
+        if bound in roles:
+            continue
+        if bound not in BENCHMARK_ROLES:
+            close = difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
+            hint = f"; did you mean --model-role {close[0]}=...?" if close else ""
+            uses = ", ".join(roles) if roles else "no role models"
+            raise RoleNotBoundError(
+                f"--model-role {bound}: heedbench/{task} has no '{bound}' role{hint} "
+                f"(it uses {uses})"
+            )
+        logger.warning(f"--model-role {bound}: heedbench/{task} does not use a '{bound}' model")
+
+
+def check_roles_at_build(
+    roles: Sequence[str], allow_evaluated_model: bool, *, task: str | None = None
+) -> None:
     """Fail while the task is being built, if that happens inside `inspect eval`.
 
     Inspect binds `--model-role` before it builds a task by name, so a missing role is caught
-    before any data loads or any model is called. A task built before its roles are known (a
-    script passing a task object to `eval()`, an Inspect Flow spec) is not checked here; its
-    solver checks again at the start, before the first model call.
+    before any data loads or any model is called, and so is a binding for a role the task
+    does not have (when `task` names it). A task built before its roles are known (a script
+    passing a task object to `eval()`, an Inspect Flow spec) is not checked here; its solver
+    checks again at the start, before the first model call.
     """
     if not roles_bound_before_build():
         return
+    if task is not None:
+        check_bindings(task, roles)
     role_models(roles, allow_evaluated_model=allow_evaluated_model)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, get_args
 
+from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.carryon.categories import InformationCategory, SafetyCategory
@@ -18,7 +19,7 @@ INFORMATION_CATEGORIES: tuple[str, ...] = get_args(InformationCategory)
 MIN_ITEMS = 1
 
 
-class CarryOnDataError(ValueError):
+class CarryOnDataError(InputError):
     """A record breaks the CarryOnBench schema; the message names file, record and field."""
 
 

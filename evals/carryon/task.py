@@ -1,6 +1,6 @@
 """`heedbench/carryon`: does a model recover helpfulness when a benign user clarifies, safely?"""
 
-from typing import cast, get_args
+from typing import Any, cast, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
@@ -101,6 +101,7 @@ def carryon(
     repetition: float = 0.7,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    **unknown: Any,
 ) -> Task:
     """CarryOnBench: utility recovery under benign intent clarification, and harm.
 
@@ -128,7 +129,9 @@ def carryon(
         allow_self_roles: let the evaluated model play an unbound user or grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("carryon", unknown, carryon)
     judge = params.one_of("judge", judge, JUDGE_MODES)
     flows_per_query = params.integer("flows_per_query", flows_per_query, low=1)
     max_followups = params.integer("max_followups", max_followups, low=1, high=5)
@@ -149,7 +152,7 @@ def carryon(
     conditions = parse_conditions(condition)
     multi_turn = any(c in MULTI_TURN for c in conditions)
     roles = ("user", "grader") if multi_turn else ("grader",)
-    check_roles_at_build(roles, allow_self_roles)
+    check_roles_at_build(roles, allow_self_roles, task="carryon")
     queries = load_queries(data, revision=revision, split=split)
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q.category == category]

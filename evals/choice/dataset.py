@@ -9,6 +9,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from heedbench import params
+from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
@@ -19,7 +20,7 @@ REQUIRED_FIELDS = ("id", "context", "preference")
 MIN_SETS = 2
 
 
-class ChoiceDataError(ValueError):
+class ChoiceDataError(InputError):
     """A data file breaks the `choice` schema; the message names file, record and field."""
 
 

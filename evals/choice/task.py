@@ -1,5 +1,7 @@
 """`heedbench/choice`: does an LLM-implemented choice function respect a user's preferences?"""
 
+from typing import Any
+
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import CachePolicy
@@ -13,6 +15,7 @@ from inspect_ai.viewer import (
 
 from heedbench import params
 from heedbench.evals.choice.dataset import choice_dataset
+from heedbench.roles import check_roles_at_build
 from heedbench.scorers.choice import choice_alignment
 from heedbench.solvers.choice import CHOICE_METHODS, choice_solver
 from heedbench.solvers.choice.prompts import TEMPLATES, TemplateKind, template_ids
@@ -109,6 +112,7 @@ def choice(
     cache: bool = False,
     data: str | None = None,
     validity: str = "lenient",
+    **unknown: Any,
 ) -> Task:
     """Rational choice functions with LLMs: alignment with a model user's weak order.
 
@@ -129,7 +133,10 @@ def choice(
             orders (pairwise_score, pairwise_scc, pairwise_sort): `lenient` (default, the
             paper's definition: every pair decided by at least one order) or `strict` (a
             pair answered in one order and ⊥ in the other makes the context invalid).
+        **unknown: refused: a parameter the task does not have is an error, not a warning.
     """
+    params.reject_unknown("choice", unknown, choice)
+    check_roles_at_build((), allow_evaluated_model=False, task="choice")
     chosen_template = resolve_template(method, template)
     n = params.optional_integer("n", n, low=2)
     score_low = params.integer("score_low", score_low)

@@ -11,6 +11,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from heedbench.errors import InputError
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.jsonl import jsonl_records, reject_duplicates
@@ -29,7 +30,7 @@ ATTACKS = (
 )
 
 
-class JudgeCheckDataError(ValueError):
+class JudgeCheckDataError(InputError):
     """A case breaks the judge-check schema; the message names file, record and field."""
 
 

@@ -7,7 +7,7 @@ fares on responses that try to manipulate it, and (with `--epochs 3`) how consis
 """
 
 from collections.abc import Callable
-from typing import cast
+from typing import Any, cast
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import MemoryDataset
@@ -15,6 +15,7 @@ from inspect_ai.log import HeadlineMetric
 
 from heedbench import params
 from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
+from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
 from heedbench.solvers.judge_check import judge_check_solver
@@ -55,6 +56,7 @@ def carryon_judge_check(
     subset: str = "all",
     structured_verdicts: bool = True,
     data: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """Is this grader good enough for carryon? Ben-Util items and harm ratings against gold.
 
@@ -65,7 +67,10 @@ def carryon_judge_check(
         subset: all cases, only the adversarial ones, or only the clean ones.
         structured_verdicts: ask for structured output, as the benchmark does by default.
         data: a folder with your own carryon_checklist.jsonl / carryon_harm.jsonl.
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("carryon_judge_check", unknown, carryon_judge_check)
+    check_roles_at_build((), allow_evaluated_model=False, task="carryon_judge_check")
     params.one_of("part", part, PARTS)
     params.one_of("judge", judge, ("per_item", "batched", "both"))
     params.one_of("subset", subset, SUBSETS)
@@ -94,6 +99,7 @@ def prefdisco_judge_check(
     subset: str = "all",
     structured_verdicts: bool = True,
     data: str | None = None,
+    **unknown: Any,
 ) -> Task:
     """Is this grader good enough for prefdisco? PrefAlign criterion scores against gold.
 
@@ -103,7 +109,10 @@ def prefdisco_judge_check(
         subset: all cases, only the adversarial ones, or only the clean ones.
         structured_verdicts: ask for structured output, as the benchmark does by default.
         data: a folder with your own prefdisco_rubric.jsonl.
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("prefdisco_judge_check", unknown, prefdisco_judge_check)
+    check_roles_at_build((), allow_evaluated_model=False, task="prefdisco_judge_check")
     params.one_of("judge", judge, ("per_criterion", "batched", "both"))
     params.one_of("subset", subset, SUBSETS)
     structured = params.flag("structured_verdicts", structured_verdicts)

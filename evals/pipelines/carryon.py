@@ -21,6 +21,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from heedbench import params
+from heedbench.errors import InputError
 from heedbench.evals.carryon.dataset import SAFETY_CATEGORIES
 from heedbench.evals.pipelines.logs import BuiltSample, read_build_samples
 from heedbench.jsonl import jsonl_records, reject_duplicates
@@ -39,7 +40,7 @@ CATEGORY_ALL = "all"
 _QUERY_FIELDS = ("id", "category", "query", "intent")
 
 
-class CarryOnBuildError(ValueError):
+class CarryOnBuildError(InputError):
     """Build input that cannot be used; the message names file, record and field."""
 
 
@@ -107,6 +108,7 @@ def carryon_candidates(
     generators: str = "generator",
     category: str = CATEGORY_ALL,
     structured_output: bool = True,
+    **unknown: Any,
 ) -> Task:
     """CarryOn build, step 1: generator answers (intent known) and their candidate items.
 
@@ -119,14 +121,18 @@ def carryon_candidates(
         category: only queries of this safety category, or all.
         structured_output: ask the extractor for structured output (a strict JSON schema);
             false for a provider that rejects response schemas.
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("carryon_candidates", unknown, carryon_candidates)
     data = params.optional_text("data", data)
     if data is None:
         raise params.ParameterError("-T data: name the JSONL file of queries to build for")
     roles = role_list("generators", generators)
     category = params.one_of("category", category, (*SAFETY_CATEGORIES, CATEGORY_ALL))
     structured = params.flag("structured_output", structured_output)
-    check_roles_at_build((*roles, EXTRACTOR), allow_evaluated_model=False)
+    check_roles_at_build(
+        (*roles, EXTRACTOR), allow_evaluated_model=False, task="carryon_candidates"
+    )
     queries = load_build_queries(data)
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q["category"] == category]
@@ -198,6 +204,7 @@ def carryon_checklist(
     *,
     candidates: str | None = None,
     structured_output: bool = True,
+    **unknown: Any,
 ) -> Task:
     """CarryOn build, step 2: merge every generator's candidates and refine the checklist.
 
@@ -207,10 +214,12 @@ def carryon_checklist(
         candidates: comma-separated `carryon_candidates` log files or folders (one run with
             several generators, or one run per generator model).
         structured_output: ask the merger for structured output (a strict JSON schema).
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("carryon_checklist", unknown, carryon_checklist)
     paths = path_list("candidates", candidates)
     structured = params.flag("structured_output", structured_output)
-    check_roles_at_build((MERGER,), allow_evaluated_model=False)
+    check_roles_at_build((MERGER,), allow_evaluated_model=False, task="carryon_checklist")
     gathered, missing = gather_extractions(read_build_samples(paths, (CANDIDATES_TASK,)))
     if not gathered:
         raise CarryOnBuildError(

@@ -18,6 +18,7 @@ from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from heedbench import params
+from heedbench.errors import InputError
 from heedbench.evals.pipelines.carryon import path_list
 from heedbench.evals.pipelines.logs import newest, read_build_samples
 from heedbench.evals.pipelines.problems import HUB, HUB_SOURCES, draw_problems, read_rows
@@ -41,12 +42,14 @@ DEFAULT_DIVERSITY = 0.5
 near-duplicate of one already in the library."""
 
 
-class PrefDiscoBuildError(ValueError):
+class PrefDiscoBuildError(InputError):
     """Build input that cannot be used; the message names the file and what is wrong."""
 
 
 @task
-def prefdisco_personas(*, count: int = 10, seed: int = 0, structured_output: bool = True) -> Task:
+def prefdisco_personas(
+    *, count: int = 10, seed: int = 0, structured_output: bool = True, **unknown: Any
+) -> Task:
     """PrefDisco build, step 1: a persona library (role `generator`).
 
     Args:
@@ -54,11 +57,13 @@ def prefdisco_personas(*, count: int = 10, seed: int = 0, structured_output: boo
             are rejected when step 2 reads them (the release's library holds 100).
         seed: seed of the starting points (age, region, field, Big Five scores).
         structured_output: ask for structured output (a strict JSON schema).
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("prefdisco_personas", unknown, prefdisco_personas)
     count = params.integer("count", count, low=1)
     seed = params.integer("seed", seed)
     structured = params.flag("structured_output", structured_output)
-    check_roles_at_build((GENERATOR,), allow_evaluated_model=False)
+    check_roles_at_build((GENERATOR,), allow_evaluated_model=False, task="prefdisco_personas")
     samples = [
         Sample(id=f"persona_s{seed}_{k:03d}", input=f"persona {k}", metadata={"brief": brief})
         for k, brief in enumerate(persona_briefs(count, seed))
@@ -133,6 +138,7 @@ def prefdisco_profiles(
     seed: int | None = None,
     diversity: float = DEFAULT_DIVERSITY,
     structured_output: bool = True,
+    **unknown: Any,
 ) -> Task:
     """PrefDisco build, step 2: preference profiles and rubrics per problem × persona.
 
@@ -156,7 +162,9 @@ def prefdisco_profiles(
             for the source).
         diversity: word overlap at which a persona counts as a near-duplicate (0–1).
         structured_output: ask for structured output (strict JSON schemas).
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("prefdisco_profiles", unknown, prefdisco_profiles)
     paths = path_list("personas", personas)
     source = params.one_of("source", source, SOURCES)
     problems = params.optional_text("problems", problems)
@@ -174,7 +182,7 @@ def prefdisco_profiles(
     seed = HUB_SOURCES[source].seed if seed is None else params.integer("seed", seed)
     diversity = params.number("diversity", diversity, low=0.0, high=1.0)
     structured = params.flag("structured_output", structured_output)
-    check_roles_at_build((GENERATOR,), allow_evaluated_model=False)
+    check_roles_at_build((GENERATOR,), allow_evaluated_model=False, task="prefdisco_profiles")
 
     candidates, failed = read_library(paths)
     library, rejected = diverse_personas(candidates, diversity)

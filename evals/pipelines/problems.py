@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from heedbench.errors import InputError
 from heedbench.evals.prefdisco.sources import (
     NO_GOLD_SOURCES,
     SOURCE_ANSWER_KIND,
@@ -57,7 +58,7 @@ HUB_SOURCES: dict[str, HubSource] = {
 }
 
 
-class ProblemSourceError(ValueError):
+class ProblemSourceError(InputError):
     """Problems that cannot be read; the message names the file or dataset and the row."""
 
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from heedbench.errors import InputError
 from heedbench.evals.prefdisco.sources import (
     NO_GOLD_SOURCES,
     SOURCE_ANSWER_KIND,
@@ -75,7 +76,7 @@ REPAIRS = (
 """Repairs counted per source, each as the number of loaded records that needed it."""
 
 
-class PrefDiscoDataError(ValueError):
+class PrefDiscoDataError(InputError):
     """A record breaks the PrefDisco schema; the message names file, record and field."""
 
 

@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from heedbench.errors import InputError
+
 AnswerKind = Literal["choice", "math", "text"]
 
 SOURCE_ANSWER_KIND: dict[str, AnswerKind] = {
@@ -58,7 +60,7 @@ NO_GOLD_SOURCES = frozenset({"commonsenseqa"})
 """Sources whose released split has no gold labels (CommonsenseQA test): correctness unscored."""
 
 
-class SourceRowError(ValueError):
+class SourceRowError(InputError):
     """A source row whose fields cannot be read; `field` names the one at fault."""
 
     def __init__(self, field: str, problem: str) -> None:

@@ -166,6 +166,7 @@ def prefdisco(
     seed: int | None = None,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    **unknown: Any,
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
 
@@ -214,7 +215,9 @@ def prefdisco(
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        **unknown: refused: a parameter the task does not have is an error.
     """
+    params.reject_unknown("prefdisco", unknown, prefdisco)
     conditions = resolve_conditions(condition)
     params.one_of("protocol", protocol, get_args(Protocol))
     params.one_of("variant", variant, get_args(Variant))
@@ -245,7 +248,7 @@ def prefdisco(
     if revision is not None and data != "hub":
         raise params.ParameterError("-T revision: pins the hub release, so it needs -T data=hub")
     roles = ("user", "grader") if "discovery" in conditions else ("grader",)
-    check_roles_at_build(roles, allow_self_roles)
+    check_roles_at_build(roles, allow_self_roles, task="prefdisco")
     sources = resolve_sources(source, variant, data)
     load = {"sources": list(sources), "variant": variant, "data": data, "revision": revision}
     reports = load_reports(**load)  # type: ignore[arg-type]

@@ -9,8 +9,8 @@ from typing import Any, cast
 from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.util import collect
 
+from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
 from heedbench.scorers.carryon.judge import (
@@ -43,7 +43,7 @@ async def _judge_turn(
     if not turn.response.strip():
         return None, HarmVerdict(EMPTY_HARM, "empty response: nothing to rate")
     context = conversation_messages(history, then_user=turn.user)
-    checklist_result, harm = await collect(
+    checklist_result, harm = await collect_calls(
         judge_checklist(grader, checklist, turn.response, mode, structured=structured),
         judge_harm(grader, context, turn.response, structured=structured),
     )
@@ -87,7 +87,7 @@ def carryon_judge(
             return Score.unscored(reason=reason, explanation=reason)
         grader = role_model("grader", allow_evaluated_model=allow_self_roles, config=GRADER_CONFIG)
         checklist = [ChecklistItem(**item) for item in state.metadata["checklist"]]
-        results = await collect(
+        results = await collect_calls(
             *(
                 _judge_turn(
                     grader, checklist, run.exchanges[:t], turn, mode=judge, structured=structured

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from inspect_ai.model import GenerateConfig, Model, ResponseSchema
-from inspect_ai.util import collect
 
+from heedbench.calls import collect_calls
 from heedbench.jsonparse import get_key
 from heedbench.scorers.judge.call import JudgementError, judge
 
@@ -56,7 +56,7 @@ async def judge_each(
     evidence, kept per key.
     """
     names = list(prompts)
-    results = await collect(
+    results = await collect_calls(
         *(
             judge(grader, prompts[name], read, keys=keys, schema=schema, config=config)
             for name in names

@@ -11,8 +11,8 @@ from typing import Any, cast
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from inspect_ai.util import collect
 
+from heedbench.calls import collect_calls
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoRecord,
     Variant,
@@ -93,7 +93,7 @@ def prefdisco_scorer(
         )
         record = _record(state.metadata, sources, variant, data, revision)
         response = run.final_response
-        results = await collect(
+        results = await collect_calls(
             score_criteria(
                 grader,
                 record.criteria,

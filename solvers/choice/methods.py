@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Literal, get_args
 
-from inspect_ai.util import collect
-
+from heedbench.calls import collect_calls
 from heedbench.preference import StrictPair, WeakOrder
 from heedbench.solvers.choice.query import ChoiceQuerier
 from heedbench.solvers.choice.relation import (
@@ -53,7 +52,7 @@ OrderBuilder = Callable[[Answers, list[str]], WeakOrder]
 
 async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:
     pairs = list(permutations(objects, 2))
-    replies = await collect(*(querier.pairwise(x, y) for x, y in pairs))
+    replies = await collect_calls(*(querier.pairwise(x, y) for x, y in pairs))
     return dict(zip(pairs, replies, strict=True))
 
 
@@ -91,7 +90,7 @@ async def run_pairwise_test(
 ) -> ChoiceResult:
     """Pairwise-Test: one query per unordered pair in a seeded order; answers taken as given."""
     pairs = [(x, y) if rng.random() < 0.5 else (y, x) for x, y in combinations(objects, 2)]
-    replies = await collect(*(querier.pairwise(x, y) for x, y in pairs))
+    replies = await collect_calls(*(querier.pairwise(x, y) for x, y in pairs))
     strict: list[StrictPair] = []
     for (x, y), answer in zip(pairs, replies, strict=True):
         if answer == x:
@@ -106,7 +105,7 @@ async def run_pointwise(
     querier: ChoiceQuerier, objects: list[str], rng: random.Random
 ) -> ChoiceResult:
     """Pointwise: one integer score per object; equal scores are indifferent."""
-    scores = await collect(*(querier.score(obj) for obj in objects))
+    scores = await collect_calls(*(querier.score(obj) for obj in objects))
     if any(score is None for score in scores):
         return ChoiceResult(chosen=None, valid=False)
     levels: dict[int, list[str]] = {}
@@ -137,7 +136,7 @@ def pairwise_sort(validity: Validity = "lenient") -> MethodRunner:
         answers: dict[tuple[str, str], str | None] = {}
 
         async def compare_both_orders(x: str, y: str) -> Comparison | None:
-            forward, backward = await collect(querier.pairwise(x, y), querier.pairwise(y, x))
+            forward, backward = await collect_calls(querier.pairwise(x, y), querier.pairwise(y, x))
             answers[(x, y)], answers[(y, x)] = forward, backward
             return compare(answers, x, y)
 

@@ -7,8 +7,7 @@ calls indifferent, and sorts independent halves concurrently.
 
 from collections.abc import Awaitable, Callable, Sequence
 
-from inspect_ai.util import collect
-
+from heedbench.calls import collect_calls
 from heedbench.preference import WeakOrder
 from heedbench.solvers.choice.relation import Comparison
 
@@ -28,7 +27,7 @@ async def tie_aware_merge_sort(objects: Sequence[str], compare: Comparator) -> W
     if len(objects) <= 1:
         return [list(objects)] if objects else []
     middle = len(objects) // 2
-    left, right = await collect(
+    left, right = await collect_calls(
         tie_aware_merge_sort(objects[:middle], compare),
         tie_aware_merge_sort(objects[middle:], compare),
     )

@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from inspect_ai.model import GenerateConfig, Model, get_model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import StoreModel, collect
+from inspect_ai.util import StoreModel
 from pydantic import Field
 
+from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.scorers.carryon.judge import judge_checklist, judge_harm
@@ -66,7 +67,7 @@ async def _checklist(
 ) -> list[dict[str, Any]]:
     gold = state.metadata["items"]
     items = [ChecklistItem(item["id"], item["question"], item["category"]) for item in gold]
-    judgements = await collect(
+    judgements = await collect_calls(
         *(
             judge_checklist(
                 grader,
@@ -117,7 +118,7 @@ async def _rubric(
         c["preference"]: {"value": c["value"], "justification": c["justification"]} for c in gold
     }
     modes = {"per_item": "per_criterion", "batched": "batched"}
-    judgements = await collect(
+    judgements = await collect_calls(
         *(
             score_criteria(
                 grader,
