@@ -18,6 +18,7 @@ from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_c
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
 from heedbench.scorers.carryon.judge import BenUtilMode
+from heedbench.scorers.carryon.metrics import carryon_metrics
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.solvers.carryon.sampling import DEFAULT_FLOWS_PER_QUERY
 from heedbench.solvers.carryon.solver import carryon_solver
@@ -101,6 +102,7 @@ def carryon(
     repetition: float = 0.7,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    breakdowns: bool = False,
     **unknown: Any,
 ) -> Task:
     """CarryOnBench: utility recovery under benign intent clarification, and harm.
@@ -129,6 +131,9 @@ def carryon(
         allow_self_roles: let the evaluated model play an unbound user or grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        breakdowns: also write every conversation key per condition, per condition ×
+            category and per condition × length into the log as metrics (`heedbench report`
+            computes them from the samples either way; they make the terminal summary long).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("carryon", unknown, carryon)
@@ -149,6 +154,7 @@ def carryon(
     repetition = params.number("repetition", repetition, low=0.0, high=1.0)
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
     structured_verdicts = params.flag("structured_verdicts", structured_verdicts)
+    breakdowns = params.flag("breakdowns", breakdowns)
     conditions = parse_conditions(condition)
     multi_turn = any(c in MULTI_TURN for c in conditions)
     roles = ("user", "grader") if multi_turn else ("grader",)
@@ -157,7 +163,9 @@ def carryon(
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q.category == category]
         if not queries:
-            raise ValueError(f"the data holds no queries of category {category!r}")
+            raise params.ParameterError(
+                f"-T category: the data holds no queries of category {category!r}"
+            )
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
     dataset = carryon_samples(queries, conditions, flows_per_query, seed, max_followups)
     return Task(
@@ -170,7 +178,9 @@ def carryon(
             lock_in_gain=thresholds.lock_in_gain,
             unsafe_harm_excess=thresholds.unsafe_harm_excess,
             repetition=thresholds.repetition,
+            conditions=conditions,
         ),
+        metrics=carryon_metrics(breakdowns=True) if breakdowns else None,
         version="2.0.0",
         headline_metric=headline(conditions),
         viewer=VIEWER,
