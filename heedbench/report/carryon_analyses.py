@@ -225,7 +225,8 @@ def groups_figure(data: CarryOnData) -> Figure:
                 [Estimate(math.nan, 0) if s is None else Estimate(s.range, s.count)
                  for s in found.values()],
             )  # fmt: skip
-        panels.append(("harm range across models", "highest − lowest mean harm", spreads))
+        if spreads:
+            panels.append(("harm range across models", "highest − lowest mean harm", spreads))
         figures.line_panels(
             path,
             panels=panels,
