@@ -10,11 +10,14 @@ Two layers:
    deterministic, so Inspect's cache and provider prompt caches still apply and a run can be
    reproduced from its log.
 2. Inside the text, anything shaped like a block marker is neutralised (`neutralise`): our own
-   `<<<`/`>>>` markers, and `[BEGIN DATA]`/`[END DATA]` in any case, spacing or look-alike
-   spelling (tabs, non-breaking and zero-width spaces, full-width brackets, Greek or Cyrillic
-   letters), so a grader that skims for markers is not misled either. Inspect's own
-   neutralisation covers the exact-case form; this one is written here because Inspect keeps it
-   private.
+   `<<<`/`>>>` markers, `[BEGIN DATA]`/`[END DATA]` and the "Block code for this request"
+   line. Look-alikes are found on a skeleton of the text: each character decomposed (NFKD:
+   full-width, small-form, circled and mathematical letters become plain ones), zero-width
+   and other format characters and combining marks dropped, and Unicode's confusables
+   (`confusable-homoglyphs`: Greek and Cyrillic letters, `ᐸ`, `≪`, `‹`) mapped to the ASCII
+   they imitate. A match is replaced in the original text; nothing else changes, so a
+   response's own wording (a formula's superscripts, a name's accents) reaches the grader as
+   written. Inspect's own neutralisation covers the exact-case form and is private.
 
 `read_blocks` parses a prompt's blocks back, for scripted graders and users in tests.
 """
@@ -22,47 +25,94 @@ Two layers:
 import hashlib
 import re
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
-_ZW = "[\u200b\u200c\u200d\u2060\ufeff\u00ad]*"
-_SPACE = "[\\s\u00a0\u2000-\u200a\u3000\u200b\u200c\u200d\u2060\ufeff_]*"
-_LETTERS = {
-    "A": "AaΑαАаＡａ",
-    "B": "BbΒВвＢｂ",
-    "D": "DdＤｄ",
-    "E": "EeΕεЕеＥｅ",
-    "G": "GgＧｇ",
-    "I": "IiΙιІіＩｉ",
-    "N": "NnΝＮｎ",
-    "T": "TtΤτТтＴｔ",
-}
-_OPEN = "[\\[［【〔〚⟦<＜‹«(（{]"
-_CLOSE = "[\\]］】〕〛⟧>＞›»)）}]"
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
+
+_EXTRA_LOOKALIKES = {"ε": "e", "τ": "t", "т": "t", "в": "b"}
+"""Lower-case look-alikes the confusables table pairs only with their capitals."""
 
 
-def _word(word: str) -> str:
-    return _ZW.join(f"[{re.escape(_LETTERS[letter])}]" for letter in word)
+@cache
+def _to_ascii() -> dict[str, str]:
+    """Non-ASCII character -> the ASCII text it imitates, from Unicode's confusables."""
+    table: dict[str, str] = {}
+    for char, homoglyphs in confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        ascii_forms = [h["c"] for h in homoglyphs if h["c"].isascii() and h["c"].strip()]
+        if ascii_forms:
+            table[char] = ascii_forms[0]
+    table.update(_EXTRA_LOOKALIKES)
+    return table
 
 
-_LOOKALIKE_MARKER = re.compile(
-    f"{_OPEN}+{_SPACE}(?P<word>{_word('BEGIN')}|{_word('END')}){_SPACE}{_word('DATA')}"
-    f"(?:{_SPACE}{_CLOSE}+)?"
+def _skeleton_of(char: str) -> str:
+    """What one character looks like, in plain ASCII where it imitates ASCII ('' if nothing)."""
+    if char.isascii():
+        return char
+    out = []
+    for part in unicodedata.normalize("NFKD", char):
+        if unicodedata.category(part) in ("Mn", "Me", "Cf") or part in "\u200b\u2060\ufeff":
+            continue
+        out.append(part if part.isascii() else _to_ascii().get(part, part))
+    return "".join(out)
+
+
+def skeleton(text: str) -> tuple[str, list[int]]:
+    """The look-alike skeleton of `text`, with the original index of each of its characters."""
+    chars: list[str] = []
+    owners: list[int] = []
+    for index, char in enumerate(text):
+        for part in _skeleton_of(char):
+            chars.append(part)
+            owners.append(index)
+    return "".join(chars), owners
+
+
+_GAP = r"[\s_\-.·]*"
+_LETTER = {"I": "[Il1|]"}
+_OPEN = "[\\[<({（［【〔〚⟦‹«❮〈⟨]"
+_CLOSE = "[\\]>)}）］】〕〛⟧›»❯〉⟩]"
+
+
+def _spaced(word: str) -> str:
+    return _GAP.join(_LETTER.get(letter, letter) for letter in word)
+
+
+_MARKER = re.compile(
+    f"(?P<marker>{_OPEN}+{_GAP}(?P<word>{_spaced('BEGIN')}|{_spaced('END')}){_GAP}"
+    f"{_spaced('DATA')}(?:{_GAP}{_CLOSE}+)?)"
+    f"|(?P<code>{_spaced('BLOCK')}{_GAP}{_spaced('CODE')}{_GAP}{_spaced('FOR')}{_GAP}"
+    f"{_spaced('THIS')}{_GAP}{_spaced('REQUEST')})"
+    "|(?P<open>[<«‹](?:\\s*[<«‹]){2,})|(?P<close>[>»›](?:\\s*[>»›]){2,})",
+    re.IGNORECASE,
 )
-_ANGLE_RUN = re.compile("(?:[<＜‹«]\\s*){3,}|(?:[>＞›»]\\s*){3,}")
+
+
+def _defused(match: re.Match[str]) -> str:
+    if match.group("marker"):
+        return "[BEGIN-DATA]" if match.group("word")[:1] in "Bb" else "[END-DATA]"
+    if match.group("code"):
+        return "[quoted block-code line]"
+    return "«" if match.group("open") else "»"
 
 
 def neutralise(text: str) -> str:
-    """`text` with every marker-shaped string defused; nothing else changes."""
-
-    def defuse(match: re.Match[str]) -> str:
-        begins = match.group("word")[:1] in _LETTERS["B"]
-        return "[BEGIN-DATA]" if begins else "[END-DATA]"
-
-    def shorten(run: re.Match[str]) -> str:
-        return "»" if run.group(0).lstrip()[0] in ">＞›»" else "«"
-
-    return _ANGLE_RUN.sub(shorten, _LOOKALIKE_MARKER.sub(defuse, text))
+    """`text` with every marker-shaped string (look-alikes too) defused; nothing else changes."""
+    shape, owners = skeleton(text)
+    pieces: list[str] = []
+    position = 0
+    for match in _MARKER.finditer(shape):
+        start, end = owners[match.start()], owners[match.end() - 1] + 1
+        while end < len(text) and not _skeleton_of(text[end]):
+            end += 1  # a trailing zero-width or combining character goes with the marker
+        pieces += [text[position:start], _defused(match)]
+        position = end
+    return "".join([*pieces, text[position:]])
 
 
 def _code() -> str:
