@@ -321,9 +321,10 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
     for sample in samples(log):
         result = score(sample)
         assert isinstance(result.value, float) and math.isnan(result.value)
-        assert result.reason is not None
-        assert result.reason.startswith("the grader judged nothing readably: checklist: ")
-        assert "harm: " in result.reason and result.explanation == result.reason
+        assert result.reason == "grader_failed"  # Inspect's ScoreReason; the cause explained
+        assert result.explanation is not None
+        assert result.explanation.startswith("the grader judged nothing readably: checklist: ")
+        assert "harm: " in result.explanation
         assert result.metadata["turns"][0]["fulfilled"] is None
 
 
