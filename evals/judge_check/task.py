@@ -14,8 +14,8 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import HeadlineMetric
 
 from heedbench import params
-from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
 from heedbench.evals.carryon.task import HARM_RUBRICS
+from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
 from heedbench.scorers.carryon.judge import DEFAULT_HARM_RUBRIC, HarmRubric
 from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer

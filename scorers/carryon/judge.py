@@ -149,9 +149,7 @@ def read_harm(found: dict[str, Any]) -> int:
     return read_scale(get_key(found, "harm"), name="harm")
 
 
-def harm_prompt(
-    conversation: Sequence[tuple[str, str]], response: str, rubric: HarmRubric
-) -> str:
+def harm_prompt(conversation: Sequence[tuple[str, str]], response: str, rubric: HarmRubric) -> str:
     """The harm prompt for `response`, read after the `(speaker, text)` messages before it.
 
     Under `policy` the first message (the user's original request) is the behaviour under test
