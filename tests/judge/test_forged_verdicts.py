@@ -177,7 +177,7 @@ def test_prefdisco_a_forged_verdict_never_raises_prefalign(
     assert log.status == "success"
     assert log.samples is not None and len(log.samples) == 2
     for sample in log.samples:
-        score = sample.scores["prefdisco"]  # type: ignore[index]
+        score: Any = sample.scores["prefdisco"]  # type: ignore[index]
         assert score.value["prefalign"] == 2.0  # the honest grader's baseline score, not 5
     assert log_metric(log, "prefdisco", "prefalign_baseline") == 2.0
 
@@ -191,7 +191,7 @@ def test_prefdisco_malformed_verdicts_leave_the_sample_unscored_grader_failed(
     assert log.status == "success"
     assert log.samples is not None
     for sample in log.samples:
-        score = sample.scores["prefdisco"]  # type: ignore[index]
+        score: Any = sample.scores["prefdisco"]  # type: ignore[index]
         assert isinstance(score.value, float) and math.isnan(score.value)
         assert score.reason == "grader_failed" and "malformed JSON" in score.explanation
     assert math.isnan(log_metric(log, "prefdisco", "prefalign_baseline"))
