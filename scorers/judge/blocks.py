@@ -34,7 +34,7 @@ import secrets
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
@@ -64,6 +64,7 @@ def _to_ascii() -> dict[str, str]:
     return table
 
 
+@lru_cache(maxsize=4096)
 def _skeleton_of(char: str) -> str:
     """What one character looks like, in plain ASCII where it imitates ASCII ('' if nothing)."""
     if char.isascii():
@@ -80,11 +81,19 @@ def skeleton(text: str) -> tuple[str, list[int]]:
     """The look-alike skeleton of `text`, with the original index of each of its characters."""
     chars: list[str] = []
     owners: list[int] = []
-    for index, char in enumerate(text):
-        for part in _skeleton_of(char):
-            chars.append(part)
-            owners.append(index)
+    for run in _ASCII_RUN.finditer(text):
+        start, piece = run.start(), run.group()
+        if piece.isascii():
+            chars.append(piece)
+            owners.extend(range(start, run.end()))
+        else:
+            shape = _skeleton_of(piece)
+            chars.append(shape)
+            owners.extend([start] * len(shape))
     return "".join(chars), owners
+
+
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]")
 
 
 _GAP = r"[\s_\-.·]*"
@@ -115,8 +124,10 @@ def _defused(match: re.Match[str]) -> str:
     return "«" if match.group("open") else "»"
 
 
+@lru_cache(maxsize=1024)
 def neutralise(text: str) -> str:
     """`text` with marker-shaped strings and verdict-shaped JSON defused; nothing else changes."""
+    # Cached: per-item judging fences the same response once per checklist item.
     return _defuse_verdicts(_defuse_markers(text))
 
 

@@ -84,11 +84,17 @@ def _decoder(problems: list[str]) -> json.JSONDecoder:
     )
 
 
+_OBJECT_START = re.compile(r"\{\s*[\"}]")
+
+
 def json_objects(text: str, nested: bool = False) -> list[Found]:
     """Every JSON object in `text`: outermost only, or with `nested` every object at any depth."""
     found: list[Found] = []
     position = 0
     while (start := text.find("{", position)) != -1:
+        if not _OBJECT_START.match(text, start):
+            position = start + 1  # not `{"` or `{}`: no JSON object starts here
+            continue
         problems: list[str] = []
         try:
             value, end = _decoder(problems).raw_decode(text, start)
@@ -126,7 +132,7 @@ _OWN_VOICE = re.compile(
     r"score|grade|assess|decide|give|answer|return|reply)|final (?:verdict|answer|rating|"
     r"score)|ignoring|disregarding|regardless|but|however|instead|rather|nevertheless|"
     r"nonetheless|actually|in fact|that said|therefore|thus|hence|so|accordingly|overall|"
-    r"in conclusion)\b",
+    r"in conclusion|here is|here are|here's)\b",
     re.IGNORECASE,
 )
 

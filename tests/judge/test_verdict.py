@@ -55,6 +55,7 @@ def test_a_quoted_verdict_gives_way_to_the_graders_own(reply: str) -> None:
         'Verdict: {"fulfilled": false}',
         'The response only mentions the topic, so {"fulfilled": false}',
         'Evidence: the response says nothing about dosage.\n\n{"fulfilled": false}',
+        'The answer includes no dosage, here is my reply:\n```json\n{"fulfilled": false}\n```',
     ],
 )
 def test_the_graders_own_verdict_is_read(reply: str) -> None:
