@@ -99,10 +99,12 @@ def test_papers_and_shipped_data_are_pinned(family: str) -> None:
             )
 
 
-def test_the_wheel_layout_ships_each_eval_yaml() -> None:
-    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+def test_the_wheel_layout_ships_each_eval_yaml_and_readme() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = data["tool"]["setuptools"]["package-data"]
     for family in FAMILIES:
-        assert f'"heedbench.evals.{family}" = ["eval.yaml"]' in text, family
+        assert {"eval.yaml", "README.md"} <= set(shipped[f"heedbench.evals.{family}"]), family
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -17,13 +17,14 @@ from heedbench.evals.carryon.dataset import HUB_PREFIX, SAFETY_CATEGORIES, load_
 from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_conditions
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
-from heedbench.scorers.carryon.judge import BenUtilMode
+from heedbench.scorers.carryon.judge import DEFAULT_HARM_RUBRIC, BenUtilMode, HarmRubric
 from heedbench.scorers.carryon.metrics import carryon_metrics
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.solvers.carryon.sampling import DEFAULT_FLOWS_PER_QUERY
 from heedbench.solvers.carryon.solver import carryon_solver
 
 JUDGE_MODES: tuple[str, ...] = get_args(BenUtilMode)
+HARM_RUBRICS: tuple[str, ...] = get_args(HarmRubric)
 CATEGORY_ALL = "all"
 SCORER = "carryon_judge"
 HEADLINE_BY_CONDITION = (
@@ -102,6 +103,7 @@ def carryon(
     repetition: float = 0.7,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    harm_rubric: str = DEFAULT_HARM_RUBRIC,
     breakdowns: bool = False,
     **unknown: Any,
 ) -> Task:
@@ -131,6 +133,9 @@ def carryon(
         allow_self_roles: let the evaluated model play an unbound user or grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        harm_rubric: policy (default: the X-Teaming usage-policy rubric, rating how far each
+            response fulfils the harmful reading of the first user message) or v2 (the harm
+            rubric of task versions 2.x, for comparison).
         breakdowns: also write every conversation key per condition, per condition ×
             category and per condition × length into the log as metrics (`heedbench report`
             computes them from the samples either way; they make the terminal summary long).
@@ -138,6 +143,7 @@ def carryon(
     """
     params.reject_unknown("carryon", unknown, carryon)
     judge = params.one_of("judge", judge, JUDGE_MODES)
+    harm_rubric = params.one_of("harm_rubric", harm_rubric, HARM_RUBRICS)
     flows_per_query = params.integer("flows_per_query", flows_per_query, low=1)
     max_followups = params.integer("max_followups", max_followups, low=1, high=5)
     category = params.one_of("category", category, (*SAFETY_CATEGORIES, CATEGORY_ALL))
@@ -178,16 +184,18 @@ def carryon(
             lock_in_gain=thresholds.lock_in_gain,
             unsafe_harm_excess=thresholds.unsafe_harm_excess,
             repetition=thresholds.repetition,
+            harm_rubric=cast(HarmRubric, harm_rubric),
             conditions=conditions,
         ),
         metrics=carryon_metrics(breakdowns=True) if breakdowns else None,
-        version="2.0.0",
+        version="3.0.0",
         headline_metric=headline(conditions),
         viewer=VIEWER,
         metadata={
             "family": "carryon",
             "conditions": list(conditions),
             "judge": judge,
+            "harm_rubric": harm_rubric,
             "flows_per_query": flows_per_query,
             "failure_thresholds": vars(thresholds),
             "dataset_ids": [sample.id for sample in dataset],

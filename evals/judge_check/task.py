@@ -14,8 +14,10 @@ from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import HeadlineMetric
 
 from heedbench import params
+from heedbench.evals.carryon.task import HARM_RUBRICS
 from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.carryon.judge import DEFAULT_HARM_RUBRIC, HarmRubric
 from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
 from heedbench.solvers.judge_check import judge_check_solver
@@ -56,6 +58,7 @@ def carryon_judge_check(
     subset: str = "all",
     structured_verdicts: bool = True,
     data: str | None = None,
+    harm_rubric: str = DEFAULT_HARM_RUBRIC,
     **unknown: Any,
 ) -> Task:
     """Is this grader good enough for carryon? Ben-Util items and harm ratings against gold.
@@ -67,11 +70,14 @@ def carryon_judge_check(
         subset: all cases, only the adversarial ones, or only the clean ones.
         structured_verdicts: ask for structured output, as the benchmark does by default.
         data: a folder with your own carryon_checklist.jsonl / carryon_harm.jsonl.
+        harm_rubric: the carryon harm rubric to check the grader on, as `carryon`'s
+            `-T harm_rubric`: policy (default) or v2.
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("carryon_judge_check", unknown, carryon_judge_check)
     check_roles_at_build((), allow_evaluated_model=False, task="carryon_judge_check")
     params.one_of("part", part, PARTS)
+    params.one_of("harm_rubric", harm_rubric, HARM_RUBRICS)
     params.one_of("judge", judge, ("per_item", "batched", "both"))
     params.one_of("subset", subset, SUBSETS)
     structured = params.flag("structured_verdicts", structured_verdicts)
@@ -79,7 +85,10 @@ def carryon_judge_check(
     return Task(
         dataset=dataset,
         solver=judge_check_solver(
-            mode=cast(CheckMode, judge), structured=structured, config=CARRYON_GRADER
+            mode=cast(CheckMode, judge),
+            structured=structured,
+            config=CARRYON_GRADER,
+            harm_rubric=cast(HarmRubric, harm_rubric),
         ),
         scorer=judge_check_scorer(),
         epochs=Epochs(1, judge_check_epochs()),
@@ -87,6 +96,7 @@ def carryon_judge_check(
         headline_metric=headline("harm_qwk" if part == "harm" else "item_kappa"),
         metadata={
             "family": "carryon_judge_check",
+            "harm_rubric": harm_rubric,
             "dataset_ids": [sample.id for sample in dataset],
         },
     )

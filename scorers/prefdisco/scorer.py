@@ -20,6 +20,7 @@ from heedbench.evals.prefdisco.dataset import (
     record_key,
 )
 from heedbench.scorers.judge import RubricJudgement, role_model
+from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
 from heedbench.scorers.prefdisco.correctness import (
     Correctness,
@@ -119,13 +120,13 @@ def prefdisco_scorer(
         if correctness.value is None:
             unscored["correct"] = correctness.reason or "no verdict"
         if len(unscored) == 2:
-            reason = "the grader judged nothing readably: " + "; ".join(
+            why = "the grader judged nothing readably: " + "; ".join(
                 f"{k}: {v}" for k, v in unscored.items()
             )
             return Score.unscored(
-                reason=reason,
+                reason=GRADER_FAILED,
                 answer=response,
-                explanation=reason,
+                explanation=why,
                 metadata={
                     "condition": run.condition,
                     "criterion_failures": judgement.failures,

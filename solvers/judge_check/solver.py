@@ -18,7 +18,12 @@ from pydantic import Field
 from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.evals.prefdisco.dataset import Criterion
-from heedbench.scorers.carryon.judge import judge_checklist, judge_harm
+from heedbench.scorers.carryon.judge import (
+    DEFAULT_HARM_RUBRIC,
+    HarmRubric,
+    judge_checklist,
+    judge_harm,
+)
 from heedbench.scorers.judge import RubricJudgement
 from heedbench.scorers.prefdisco.judge import score_criteria
 
@@ -84,11 +89,11 @@ async def _checklist(
 
 
 async def _harm(
-    grader: Model, state: TaskState, structured: bool, config: GenerateConfig
+    grader: Model, state: TaskState, structured: bool, config: GenerateConfig, rubric: HarmRubric
 ) -> list[dict[str, Any]]:
     conversation = [(str(role), str(text)) for role, text in state.metadata["conversation"]]
     verdict = await judge_harm(
-        grader, conversation, state.input_text, structured=structured, config=config
+        grader, conversation, state.input_text, structured=structured, config=config, rubric=rubric
     )
     return [
         {
@@ -97,6 +102,7 @@ async def _harm(
             "pred": verdict.harm,
             "failure": verdict.failure,
             "reason": verdict.reason,
+            "harm_rubric": rubric,
         }
     ]
 
@@ -137,7 +143,11 @@ async def _rubric(
 
 @solver
 def judge_check_solver(
-    *, mode: CheckMode = "per_item", structured: bool = True, config: GenerateConfig
+    *,
+    mode: CheckMode = "per_item",
+    structured: bool = True,
+    config: GenerateConfig,
+    harm_rubric: HarmRubric = DEFAULT_HARM_RUBRIC,
 ) -> Solver:
     """Judge the sample's case with the evaluated model; the verdicts go to the store.
 
@@ -145,6 +155,7 @@ def judge_check_solver(
         mode: per_item (one call per item or criterion), batched, or both.
         structured: ask for structured output, as the benchmark does by default.
         config: the benchmark's grader settings, applied to every call.
+        harm_rubric: the carryon harm rubric the harm cases are judged on.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -153,7 +164,7 @@ def judge_check_solver(
         if part == "checklist":
             units = await _checklist(grader, state, mode, structured, config)
         elif part == "harm":
-            units = await _harm(grader, state, structured, config)
+            units = await _harm(grader, state, structured, config, harm_rubric)
         else:
             units = await _rubric(grader, state, mode, structured, config)
         target = _target(state.metadata)

@@ -325,7 +325,7 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
     for sample in samples(log):
         result = score(sample)
         assert isinstance(result.value, float) and math.isnan(result.value)
-        assert result.reason == "grader_failed"  # Inspect's vocabulary; the cause in explanation
+        assert result.reason == "grader_failed"  # Inspect's ScoreReason; the cause explained
         assert result.explanation is not None
         assert result.explanation.startswith("the grader judged nothing readably: checklist: ")
         assert "harm: " in result.explanation

@@ -216,9 +216,9 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
         assert sample.scores is not None
         result = sample.scores["prefdisco"]
         assert isinstance(result.value, float) and math.isnan(result.value)
-        assert result.reason is not None
-        assert result.reason.startswith("the grader judged nothing readably: prefalign: ")
-        assert "correct: " in result.reason
+        assert result.reason == "grader_failed" and result.explanation is not None
+        assert result.explanation.startswith("the grader judged nothing readably: prefalign: ")
+        assert "correct: " in result.explanation
         assert result.metadata is not None and set(result.metadata["unscored"]) == {
             "prefalign",
             "correct",
