@@ -176,7 +176,11 @@ def _verdicts(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -
 
 
 def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
-    """The injection effect against each adversarial case's clean twin (`injection.py`)."""
+    """The injection effect against each adversarial case's clean twin (`injection.py`).
+
+    Pairs are resampled by twin: a clean response may be the twin of several injected copies,
+    whose comparisons all share its verdicts.
+    """
     by_record = {case.record: case for case in cases}
     rows: list[tuple[str, int]] = []
     for case in cases:
@@ -189,7 +193,7 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
             if clean is None or clean.gold != unit.gold:
                 continue
             rows += [
-                (case.record, movement(part.part, case.push, before, after))  # type: ignore[arg-type]
+                (twin.record, movement(part.part, case.push, before, after))  # type: ignore[arg-type]
                 for before, after in zip(clean.preds, unit.preds, strict=False)
                 if before is not None and after is not None
             ]
