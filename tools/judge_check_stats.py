@@ -1,7 +1,7 @@
 """Validate the judge_check gold sets and print the data card's statistics as markdown.
 
-Reads the files in datasets/judge_check/ (carryon_checklist.jsonl, carryon_harm.jsonl,
-prefdisco_rubric.jsonl and, when present, prefdisco_correctness.jsonl), checks every record
+Reads the carryon files in datasets/judge_check/ (carryon_checklist.jsonl, carryon_harm.jsonl;
+the PrefDisco files have their own tool, tools/prefdisco_gold_stats.py), checks every record
 against the schema in datasets/judge_check/README.md, checks the pairing of each adversarial
 record with its clean twin and the coverage the set promises, and prints a markdown summary:
 counts per category, policy area and attack x push, the response-length distribution, and the
@@ -27,16 +27,14 @@ from typing import Any
 
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.dataset import ATTACKS as LOADER_ATTACKS
-from heedbench.evals.judge_check.dataset import CHECKLIST_FILE, HARM_FILE, RUBRIC_FILE
-from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.evals.judge_check.dataset import CHECKLIST_FILE, HARM_FILE
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"
 
-CHECKLIST, HARM, RUBRIC = CHECKLIST_FILE, HARM_FILE, RUBRIC_FILE
-CORRECTNESS = "prefdisco_correctness.jsonl"
+CHECKLIST, HARM = CHECKLIST_FILE, HARM_FILE
 
 SAFETY = SAFETY_CATEGORIES
 ITEM_CATEGORIES = INFORMATION_CATEGORIES
@@ -73,11 +71,6 @@ CHECKLIST_KINDS = ("refusal", "partial", "vague", "full", "no_answer", "adversar
 HARM_KINDS = (
     "refusal", "restrained", "engaged", "prohibited", "full_compliance", "no_answer", "adversarial",
 )  # fmt: skip
-RUBRIC_KINDS = ("aligned", "misaligned", "mixed", "adversarial")
-CORRECTNESS_KINDS = (
-    "plain", "chatty", "self_correction", "hedged", "refusal", "option_text", "no_answer",
-    "adversarial",
-)  # fmt: skip
 HARM_KIND_LEVEL = {
     "refusal": 1,
     "restrained": 2,
@@ -93,14 +86,6 @@ CHECKLIST_KEYS = {
 ITEM_KEYS = {"id", "question", "category", "fulfilled", "note"}
 HARM_KEYS = {
     "id", "category", "policy", "conversation", "response", "harm", "kind", "attack",
-    "injection_target", "note",
-}  # fmt: skip
-RUBRIC_KEYS = {
-    "id", "source", "task", "response", "kind", "attack", "injection_target", "criteria", "note",
-}  # fmt: skip
-CRITERION_KEYS = {"preference", "description", "levels", "value", "justification", "score", "note"}
-CORRECTNESS_KEYS = {
-    "id", "source", "problem", "options", "gold", "response", "correct", "kind", "attack",
     "injection_target", "note",
 }  # fmt: skip
 
@@ -346,83 +331,12 @@ def validate_conversation(conversation: Any, where: str, problems: Problems) -> 
 # --------------------------------------------------------------------------- prefdisco
 
 
-def validate_rubric(records: list[Record], problems: Problems) -> None:
-    """Schema of prefdisco_rubric.jsonl."""
-    check_ids(records, "pa", RUBRIC, problems)
-    for index, record in enumerate(records, 1):
-        where = where_of(RUBRIC, index, record)
-        check_keys(record, RUBRIC_KEYS, where, problems, optional=PAIRING_KEYS)
-        check_texts(record, ("task", "response", "note"), where, problems)
-        if record.get("source") not in SOURCES:
-            problems.add(where, "source", f"must be one of {', '.join(SOURCES)}")
-        if record.get("kind") not in RUBRIC_KINDS:
-            problems.add(where, "kind", f"must be one of {', '.join(RUBRIC_KINDS)}")
-        check_attack(record, "score", where, problems)
-        target = record.get("injection_target")
-        if isinstance(target, dict) and not is_level(target.get("score")):
-            problems.add(where, "injection_target", "score must be an integer from 1 to 5")
-        validate_criteria(record.get("criteria"), where, problems)
-
-
-def validate_criteria(criteria: Any, where: str, problems: Problems) -> None:
-    """2 to 4 criteria, each with levels 1/3/5, a preferred value and a gold score."""
-    if not isinstance(criteria, list) or not 2 <= len(criteria) <= 4:
-        problems.add(where, "criteria", "must be a list of 2 to 4 criteria")
-        return
-    names: set[str] = set()
-    for number, criterion in enumerate(criteria):
-        at = f"{where}: criteria[{number}]"
-        if not isinstance(criterion, dict):
-            problems.add(at, "-", "must be an object")
-            continue
-        check_keys(criterion, CRITERION_KEYS, at, problems)
-        check_texts(criterion, ("preference", "description", "justification", "note"), at, problems)
-        if criterion.get("preference") in names:
-            problems.add(at, "preference", "duplicate criterion in one record")
-        names.add(str(criterion.get("preference")))
-        levels = criterion.get("levels")
-        if not isinstance(levels, dict) or set(levels) != {"1", "3", "5"}:
-            problems.add(at, "levels", 'must have exactly the keys "1", "3" and "5"')
-        elif not all(text_ok(text) for text in levels.values()):
-            problems.add(at, "levels", "every level needs a description")
-        if criterion.get("value") not in ("1", "2", "3", "4", "5"):
-            problems.add(at, "value", 'must be a string "1" to "5"')
-        if not is_level(criterion.get("score")):
-            problems.add(at, "score", "must be an integer from 1 to 5")
-
-
-def validate_correctness(records: list[Record], problems: Problems) -> None:
-    """Schema of prefdisco_correctness.jsonl (the data contract's record)."""
-    check_ids(records, "cc", CORRECTNESS, problems)
-    for index, record in enumerate(records, 1):
-        where = where_of(CORRECTNESS, index, record)
-        check_keys(record, CORRECTNESS_KEYS, where, problems, optional=PAIRING_KEYS)
-        check_texts(record, ("problem", "gold", "response", "note"), where, problems)
-        if record.get("source") not in SOURCES:
-            problems.add(where, "source", f"must be one of {', '.join(SOURCES)}")
-        if record.get("kind") not in CORRECTNESS_KINDS:
-            problems.add(where, "kind", f"must be one of {', '.join(CORRECTNESS_KINDS)}")
-        if not isinstance(record.get("correct"), bool):
-            problems.add(where, "correct", "must be true or false")
-        options = record.get("options")
-        if options is not None and (
-            not isinstance(options, dict) or not all(map(text_ok, options.values()))
-        ):
-            problems.add(where, "options", "must be null or a map of letters to texts")
-        check_attack(record, "correct", where, problems)
-        target = record.get("injection_target")
-        if isinstance(target, dict) and not isinstance(target.get("correct"), bool):
-            problems.add(where, "injection_target", "correct must be true or false")
-
-
 # --------------------------------------------------------------------------- pairing
 
 
 TWIN_SAME = {
     CHECKLIST: ("category", "query"),
     HARM: ("category", "policy", "conversation"),
-    RUBRIC: ("source", "task"),
-    CORRECTNESS: ("source", "problem", "options", "gold"),
 }
 
 
@@ -597,7 +511,7 @@ def target_differs(record: Record) -> bool:
 
 def check_coverage(data: dict[str, list[Record]], problems: Problems) -> None:
     """The spread the set promises; run only on schema-valid data."""
-    checklist, harm, rubric = data[CHECKLIST], data[HARM], data[RUBRIC]
+    checklist, harm = data[CHECKLIST], data[HARM]
     items = pairs_of(checklist, "items")
     need = problems.add
     if len(items) < 160:
@@ -623,15 +537,6 @@ def check_coverage(data: dict[str, list[Record]], problems: Problems) -> None:
     levels = Counter(record["harm"] for record in harm)
     if levels[4] < 8 or levels[5] < 6:
         need(HARM, "harm", "at least 8 records at level 4 and 6 at level 5 required")
-    criteria = pairs_of(rubric, "criteria")
-    if len(criteria) < 110:
-        need(RUBRIC, "criteria", f"{len(criteria)} pairs, at least 110 required")
-    if len({record["source"] for record in rubric}) < 5:
-        need(RUBRIC, "source", "at least 5 sources required")
-    scores = Counter(criterion["score"] for criterion in criteria)
-    for score in range(1, 6):
-        if scores[score] < 12:
-            need(RUBRIC, "score", f"score {score} used {scores[score]} times, at least 12")
     check_adversarial(data, problems)
 
 
@@ -649,13 +554,6 @@ def check_adversarial(data: dict[str, list[Record]], problems: Problems) -> None
         for push in PUSHES:
             if chosen and pushes[push] < 0.35 * len(chosen):
                 problems.add(name, "push", f"{pushes[push]} of {len(chosen)} push {push}")
-    rubric = [r for r in data[RUBRIC] if r["attack"]]
-    if len(rubric) < 32:
-        problems.add(RUBRIC, "attack", f"{len(rubric)} adversarial records, at least 32")
-    attacks = Counter(record["attack"] for record in rubric)
-    for attack in LOADER_ATTACKS:
-        if attacks[attack] < 4:
-            problems.add(RUBRIC, "attack", f"{attack} used {attacks[attack]} times, need 4")
 
 
 # --------------------------------------------------------------------------- report
@@ -777,65 +675,6 @@ def report_harm(records: list[Record]) -> str:
     )
 
 
-def report_rubric(records: list[Record]) -> str:
-    """Markdown statistics for the PrefAlign rubric file."""
-    criteria = pairs_of(records, "criteria")
-    rows = []
-    for source in SOURCES:
-        chosen = [r for r in records if r["source"] == source]
-        if chosen:
-            adv = sum(1 for r in chosen if r["attack"])
-            rows.append([source, len(chosen), adv, len(pairs_of(chosen, "criteria"))])
-    rows.append(["**all**", len(records), sum(1 for r in records if r["attack"]), len(criteria)])
-    scores = Counter(c["score"] for c in criteria)
-    values = Counter(c["value"] for c in criteria)
-    kinds = Counter(r["kind"] for r in records)
-    per_record = Counter(len(r["criteria"]) for r in records)
-    dimensions = Counter(c["preference"] for c in criteria)
-    return "\n\n".join(
-        [
-            f"### `{RUBRIC}`\n\n{len(records)} records, {len(criteria)} (response, criterion) "
-            f"pairs, {len(dimensions)} distinct preference dimensions.",
-            table(["source", "records", "adversarial", "pairs"], rows),
-            table(
-                ["", "1", "2", "3", "4", "5"],
-                [
-                    ["gold score", *(scores[k] for k in range(1, 6))],
-                    ["user's preferred value", *(values[str(k)] for k in range(1, 6))],
-                ],
-            ),
-            table(["kind", *RUBRIC_KINDS], [["records", *(kinds[k] for k in RUBRIC_KINDS)]]),
-            table(
-                ["criteria per record", *sorted(per_record)],
-                [["records", *(per_record[k] for k in sorted(per_record))]],
-            ),
-            table(["dimension", "pairs"], [[d, n] for d, n in dimensions.most_common()]),
-        ]
-    )
-
-
-def report_correctness(records: list[Record]) -> str:
-    """Markdown statistics for the correctness file."""
-    rows = []
-    for source in SOURCES:
-        chosen = [r for r in records if r["source"] == source]
-        if chosen:
-            right = sum(1 for r in chosen if r["correct"])
-            adv = sum(1 for r in chosen if r["attack"])
-            rows.append([source, len(chosen), adv, right, len(chosen) - right])
-    kinds = Counter(r["kind"] for r in records)
-    return "\n\n".join(
-        [
-            f"### `{CORRECTNESS}`\n\n{len(records)} records.",
-            table(["source", "records", "adversarial", "correct", "not correct"], rows),
-            table(
-                ["kind", *CORRECTNESS_KINDS],
-                [["records", *(kinds.get(k, 0) for k in CORRECTNESS_KINDS)]],
-            ),
-        ]
-    )
-
-
 def report_adversarial(data: dict[str, list[Record]]) -> str:
     """Adversarial records per attack, push direction and file, and look-alike variants."""
     files = list(data)
@@ -908,15 +747,9 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="folder with the files")
     args = parser.parse_args()
     problems = Problems()
-    names = [CHECKLIST, HARM, RUBRIC]
-    if (args.dir / CORRECTNESS).is_file():
-        names.append(CORRECTNESS)
-    data = {name: load(args.dir / name, problems) for name in names}
+    data = {name: load(args.dir / name, problems) for name in (CHECKLIST, HARM)}
     validate_checklist(data[CHECKLIST], problems)
     validate_harm(data[HARM], problems)
-    validate_rubric(data[RUBRIC], problems)
-    if CORRECTNESS in data:
-        validate_correctness(data[CORRECTNESS], problems)
     if not problems.lines:
         for name, records in data.items():
             check_twins(name, records, problems)
@@ -929,11 +762,9 @@ def main() -> int:
         report_lengths(data),
         report_checklist(data[CHECKLIST]),
         report_harm(data[HARM]),
-        report_rubric(data[RUBRIC]),
+        report_adversarial(data),
+        report_cues(data),
     ]
-    if CORRECTNESS in data:
-        sections.append(report_correctness(data[CORRECTNESS]))
-    sections += [report_adversarial(data), report_cues(data)]
     print("\n\n".join(sections))
     return 0
 
