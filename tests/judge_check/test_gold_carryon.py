@@ -208,9 +208,14 @@ def test_every_case_says_why_and_names_its_source_query() -> None:
 @pytest.mark.parametrize(
     ("name", "field"), [("carryon_checklist", "items"), ("carryon_harm", "harm")]
 )
-def test_the_first_labelling_is_kept_for_a_blind_second_one(name: str, field: str) -> None:
+def test_the_first_labelling_is_kept_beside_the_adjudicated_gold(name: str, field: str) -> None:
+    """Labeller a's labels are the gold except where an adjudication changed them."""
     labels = records(f"labels/{name}.a.jsonl")
-    main = {r["id"]: r for r in records(f"{name}.jsonl")}
+    changed = {a["id"]: a for a in records("adjudication.jsonl") if a["file"] == f"{name}.jsonl"}
+    main = {r["id"]: dict(r) for r in records(f"{name}.jsonl")}
+    for case_id, adjudicated in changed.items():  # a's label as it was, before adjudication
+        assert main[case_id][field] == adjudicated["gold"]
+        main[case_id][field] = adjudicated["a"]
     assert [label["id"] for label in labels] == list(main)
     for label in labels:
         assert set(label) == {"id", "labeller", field} and label["labeller"] == "a"
