@@ -82,7 +82,9 @@ def test_sample_design(tmp_path: Path) -> None:
     ]
     assert meta["correctness"]["method"] == "math_equivalence"
     assert meta["correctness"]["mode"] == "deterministic"
-    assert len(meta["criteria"]) > 0 and all(c["justification"] is not None for c in meta["criteria"].values())
+    assert meta["criteria"] and all(
+        {"score", "weight", "justification"} <= set(c) for c in meta["criteria"].values()
+    )
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
 
