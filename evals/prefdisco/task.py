@@ -197,8 +197,10 @@ def prefdisco(
             and the final request say the answer is judged on how well it fits the user's
             preferences; discovery starts by asking one or two questions per turn, is not told
             its budget, and the final answer is always requested after the loop; fixed-k runs
-            exactly k question turns; the evaluated model runs at temperature 0.7 unless
-            --temperature says otherwise, the grader at 0.1 with 4,096 tokens) or budgeted
+            exactly k question turns; the reference's grader prompt, JSON user and settings:
+            the evaluated model at temperature 0.7, top-p 0.9 and 8,192 tokens unless the
+            command line says otherwise, the user and grader at top-p 0.95 with 4,096 tokens,
+            see grader_prompt, user_format, sampling) or budgeted
             (heedbench's earlier protocol: the model may ask up to max_turns questions, one per
             message, is told the budget, and an answer it gives by itself is judged).
         source: one of math, aime, medqa, commonsenseqa, socialiqa, logiqa, simpleqa, mascqa,
@@ -318,7 +320,7 @@ def prefdisco(
             conditions=conditions,
         ),
         config=evaluated_config(cast(Protocol, protocol), switches.sampling),
-        version="2.0.0",
+        version="3.0.0",
         headline_metric=headline(conditions),
         viewer=viewer(conditions),
         metadata={

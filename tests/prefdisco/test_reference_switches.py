@@ -248,8 +248,9 @@ def test_budgeted_keeps_its_own_choices_unless_a_switch_says_otherwise() -> None
     ],
 )
 def test_a_bad_switch_is_refused_before_any_call(switch: str, value: str, allowed: str) -> None:
+    params: dict[str, Any] = {switch: value}
     with pytest.raises(ParameterError, match=f"-T {switch}: must be one of {allowed}"):
-        prefdisco(**{switch: value})
+        prefdisco(**params)
 
 
 # --- the JSON user's reply, however it comes ----------------------------------------------------
