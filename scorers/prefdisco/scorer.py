@@ -170,12 +170,15 @@ def prefdisco_scorer(
                     "unscored": unscored,
                 },
             )
-        grader_failed = "prefalign" in unscored or correctness.reason is not None
+        # a key the grader left unsettled (not a source without a gold answer) is its failure
+        grader_failed = alignment is None or (
+            correctness.value is None and correctness.grader_calls > 0
+        )
         return Score(
             value=value,
             answer=response,
             explanation=text,
-            reason="grader_failed" if grader_failed and unscored else None,
+            reason="grader_failed" if grader_failed else None,
             metadata={
                 "condition": run.condition,
                 "protocol": run.protocol,

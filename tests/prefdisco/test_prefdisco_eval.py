@@ -204,6 +204,9 @@ def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Pa
     value, meta = score_of(samples(log)[0])
     assert math.isnan(value["prefalign"]) and value["correct"] in (0.0, 1.0)
     assert "failed after 3 attempts" in meta["unscored"]["prefalign"]
+    # partly scored: correctness stands, and the score names the grader as what failed
+    assert samples(log)[0].scores["prefdisco"].reason == "grader_failed"  # type: ignore[index]
+    assert "Unscored: prefalign:" in (samples(log)[0].scores["prefdisco"].explanation or "")  # type: ignore[index]
     assert log.results is not None
     prefalign = next(s for s in log.results.scores if s.name == "prefalign")
     assert (prefalign.scored_samples, prefalign.unscored_samples) == (0, 3)
@@ -283,6 +286,8 @@ def test_no_gold_label_is_unscored(tmp_path: Path) -> None:
     value, meta = score_of(samples(log)[0])
     assert math.isnan(value["correct"]) and "no gold" in meta["unscored"]["correct"]
     assert value["prefalign"] == pytest.approx(2.0)
+    # a source without gold labels is no grader failure: no abnormal-score reason
+    assert samples(log)[0].scores["prefdisco"].reason is None  # type: ignore[index]
 
 
 def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) -> None:

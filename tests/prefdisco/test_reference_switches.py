@@ -28,9 +28,10 @@ from inspect_ai.model import (
     get_model,
 )
 
+from heedbench.evals.prefdisco import load_records
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.params import ParameterError
-from heedbench.solvers.prefdisco.user import read_json_reply
+from heedbench.solvers.prefdisco.user import read_json_reply, user_prompt
 from heedbench.solvers.prefdisco.user_prompts import JSON_REPLY_FORMAT, REPLY_FORMAT
 from tests.prefdisco.scripted import asks, condition_of
 
@@ -237,6 +238,26 @@ def test_budgeted_keeps_its_own_choices_unless_a_switch_says_otherwise() -> None
     )
     mixed = prefdisco(protocol="budgeted", condition="baseline", user_format="json").metadata
     assert mixed is not None and mixed["user_format"] == "json"
+
+
+@pytest.mark.parametrize("protocol", ["paper", "budgeted"])
+def test_each_protocols_user_prompt_asks_for_the_format_chosen(protocol: str) -> None:
+    record = load_records("math")[0]
+
+    def prompt(user_format: str) -> str:
+        return user_prompt(
+            protocol=protocol,  # type: ignore[arg-type]
+            persona=record.persona,
+            preferences=record.preferences,
+            user_type="passive",
+            task=record.problem.task_text(),
+            exchanges=[],
+            question="How much detail do you want?",
+            user_format=user_format,  # type: ignore[arg-type]
+        )
+
+    assert '"thought"' in prompt("json") and '"response"' in prompt("json")
+    assert "thought" not in prompt("text")
 
 
 @pytest.mark.parametrize(

@@ -243,4 +243,10 @@ CASES: list[Case] = [
            "answer is C.", "C", True, "a correction after a final answer overrules it"),
     choice("The answer is C. Hold on, that's wrong.", "C", None,
            "a retraction with no new answer"),
+    # -- shortcuts: a response cannot collect credit by naming several answers ------------------
+    choice("The answer is A. Wait, no, B. Wait, no, C. Wait, no, D.", "C", False,
+           "cycling through the options commits to the last one only"),
+    choice("The answer is A. Wait \u2014 or maybe B.", "B", None, "a hedge after the correction"),
+    choice("\\boxed{A} \\boxed{B} \\boxed{C}", "C", None, "every option boxed"),
+    math("\\boxed{7}\n\nWait, no \u2014 not 7.", "7", None, "a boxed answer retracted"),
 ]  # fmt: skip
