@@ -23,7 +23,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from heedbench.evals.choice.dataset import ChoiceDataError, choice_dataset
+from inspect_ai.dataset import Sample
+
+from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
 from heedbench.evals.choice.reference import (
     ReferenceRow,
     chance_row,
@@ -358,28 +360,48 @@ def _sets_cell(found: list[ChoiceRow], first: ChoiceRow | None, second: ChoiceRo
 # --- reference rows -------------------------------------------------------------------------
 
 
-def _reference_rows(rows: list[ChoiceRow], contexts: tuple[str, ...]) -> list[ReferenceRow] | str:
+def runs_data(
+    rows: list[ChoiceRow], contexts: tuple[str, ...]
+) -> tuple[list[Sample], list[Sample], str | None] | str:
+    """The runs' data (every context, the scored ones, an earlier version's name if used).
+
+    A run on the shipped data is read with the shipped data, or with the earlier shipped
+    version its logged user orders match (a log written before the data changed).
+    """
+    args = rows[0].args
+    named = args.get("data")
+    logged = {context: order for row in rows for context, order in row.user_orders.items()}
+    changed: list[str] = []
+    for data in [named] if named is not None else [None, *PREVIOUS_VERSIONS]:
+        try:
+            everyone = list(choice_dataset(data, n=args.get("n"), seed=args.get("seed", 0)))
+            samples = select_contexts(everyone, contexts)
+        except (ChoiceDataError, OSError, ValueError) as error:
+            return f"reference rows not computed: the data of these runs cannot be read ({error})"
+        changed = [
+            str(sample.id)
+            for sample in samples
+            if sample.metadata is not None
+            and str(sample.id) in logged
+            and logged[str(sample.id)] != sample.metadata["user_order"]
+        ]
+        if not changed:
+            return everyone, samples, None if data == named else str(data)
+    return (
+        "reference rows not computed: the user orders these runs were scored against match "
+        f"no data the report can read ({', '.join(changed[:3])} differ)"
+    )
+
+
+def _reference_rows(
+    rows: list[ChoiceRow], contexts: tuple[str, ...]
+) -> tuple[list[ReferenceRow], str | None] | str:
     """The reference rows on the given contexts of one settings group, or why not computed."""
     args = rows[0].args
-    try:
-        everyone = list(choice_dataset(args.get("data"), n=args.get("n"), seed=args.get("seed", 0)))
-        samples = select_contexts(everyone, contexts)
-    except (ChoiceDataError, OSError, ValueError) as error:
-        return f"reference rows not computed: the data of these runs cannot be read ({error})"
-    logged = {context: order for row in rows for context, order in row.user_orders.items()}
-    changed = [
-        str(sample.id)
-        for sample in samples
-        if sample.metadata is not None
-        and str(sample.id) in logged
-        and logged[str(sample.id)] != sample.metadata["user_order"]
-    ]
-    if changed:
-        return (
-            "reference rows not computed: the user orders these runs were scored against "
-            f"differ from the data the report can read now ({', '.join(changed[:3])}...); "
-            "a log of an earlier data version is read with that version's data"
-        )
+    found_data = runs_data(rows, contexts)
+    if isinstance(found_data, str):
+        return found_data
+    everyone, samples, version = found_data
     p = float(args.get("p", 0.5))
     low, high = int(args.get("score_low", 1)), int(args.get("score_high", 5))
     found = data_rows(samples, p) + context_blind_rows(samples, p, pool=everyone)
@@ -405,7 +427,7 @@ def _reference_rows(rows: list[ChoiceRow], contexts: tuple[str, ...]) -> list[Re
         )
         if expected is not None:
             found.append(expected)
-    return found
+    return found, version
 
 
 def _context_sets(rows: list[ChoiceRow]) -> list[tuple[tuple[str, ...], list[ChoiceRow]]]:
@@ -461,7 +483,10 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
             table.note = computed
             tables.append(table)
             continue
-        for ref in computed:
+        references, version = computed
+        if version is not None:
+            table.caption += f" — data {version}, which these runs were scored on"
+        for ref in references:
             table.rows.append(
                 [
                     ref.label,

@@ -13,7 +13,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, ModelUsag
 
 from heedbench.evals.choice import choice, choice_dataset
 from heedbench.evals.choice.reference import chance_row, context_blind_rows, select_contexts
-from heedbench.report.choice import choice_rows
+from heedbench.report.choice import ChoiceRow, choice_rows, runs_data
 from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section, Table
 from heedbench.report.stats import fmt, mean_se
@@ -189,3 +189,35 @@ def test_reference_rows_are_on_exactly_the_runs_contexts_and_objects(
 def loaded(folder: Path) -> Any:
     found, _ = build_sections(Options(logs=[str(folder)], out=folder / "unused"))
     return found
+
+
+def test_a_log_of_the_earlier_data_gets_reference_rows_on_that_data() -> None:
+    # a run logged before version 3 shipped: no `data` argument, version 2's user orders
+    old = {str(s.id): s.metadata["user_order"] for s in choice_dataset("v2", n=N) if s.metadata}
+    now = {str(s.id): s.metadata["user_order"] for s in choice_dataset(n=N) if s.metadata}
+    contexts = tuple(old)[:3]
+
+    def row(orders: dict[str, Any]) -> ChoiceRow:
+        return ChoiceRow(
+            method="pointwise",
+            template="T7",
+            model="heedbench/random",
+            settings="n=5",
+            group="{}",
+            group_label="n=5",
+            contexts=3,
+            valid=3,
+            estimates={},
+            user_sets=3.0,
+            args={"n": N},
+            context_ids=contexts,
+            user_orders={context: orders[context] for context in contexts},
+        )
+
+    found = runs_data([row(old)], contexts)
+    assert not isinstance(found, str) and found[2] == "v2"
+    assert [s.metadata["user_order"] for s in found[1] if s.metadata] == [old[c] for c in contexts]
+    current = runs_data([row(now)], contexts)
+    assert not isinstance(current, str) and current[2] is None
+    garbled = {context: [["nothing", "like", "it"]] for context in contexts}
+    assert "match no data" in str(runs_data([row(garbled)], contexts))
