@@ -17,7 +17,7 @@ from heedbench import params
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
-from heedbench.scorers.choice.context_blind import leave_one_out_orders
+from heedbench.scorers.choice.context_blind import BLIND_ORDER, leave_one_out_orders
 
 OBJECTS_FILE = "objects.json"
 CONTEXTS_FILE = "contexts.jsonl"
@@ -228,7 +228,7 @@ def choice_dataset(
                 "condition": context.condition,
                 "objects": objects,
                 "user_order": restrict(context.order, objects),
-                "context_blind_order": blind[context.id],
+                BLIND_ORDER: blind[context.id],
             },
         )
         for context in contexts

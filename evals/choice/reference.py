@@ -40,9 +40,9 @@ from heedbench.evals.choice.dataset import choice_dataset
 from heedbench.evals.choice.task import DEFAULT_TEMPLATE, resolve_template
 from heedbench.models.chance import chance_reply
 from heedbench.preference import WeakOrder, rank_map, strict_pairs
-from heedbench.scorers.choice.context_blind import cut_to_sizes, global_order
+from heedbench.scorers.choice.context_blind import BLIND_ORDER, cut_to_sizes, global_order
 from heedbench.scorers.choice.metrics import context_pairs, kendall_context_pairs
-from heedbench.scorers.choice.scorer import BLIND_ORDER, alignment_values
+from heedbench.scorers.choice.scorer import alignment_values
 from heedbench.seeding import sample_seed
 from heedbench.solvers.choice.methods import method_runner
 from heedbench.solvers.choice.prompts import TEMPLATES

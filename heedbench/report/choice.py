@@ -303,8 +303,8 @@ def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
         note="Best template per design × model by mean SPO over its valid contexts (ties: "
         "more valid contexts, then the earlier template), as in the paper's Table 1. In "
         "brackets, `spo_context`: SPO on the user's strict pairs that the "
-        "leave-one-context-out order does not already rank the same way; a context-blind "
-        "chooser scores 0 there (see the reference rows).",
+        "leave-one-context-out order does not already rank the same way; that order itself "
+        "scores 0 there and chance about 0.5 (see the reference rows).",
     )
     table2 = Table(
         caption=f"Table 2 — full alignment (K(p) ↓, with K(p) per pair on the pairs the "

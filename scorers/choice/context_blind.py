@@ -19,6 +19,9 @@ from collections.abc import Mapping, Sequence
 
 from heedbench.preference import WeakOrder, rank_map
 
+BLIND_ORDER = "context_blind_order"
+"""Sample metadata key of a context's leave-one-context-out order (set by the dataset)."""
+
 
 def level_sums(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]) -> dict[str, int]:
     """Each object's summed level (set index, 0 = most preferred) over `orders`.

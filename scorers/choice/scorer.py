@@ -19,6 +19,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from heedbench.preference import StrictPair, WeakOrder, strict_pairs
+from heedbench.scorers.choice.context_blind import BLIND_ORDER
 from heedbench.scorers.choice.metrics import (
     context_pairs,
     discordance_counts,
@@ -33,8 +34,6 @@ from heedbench.scorers.choice.metrics import (
 from heedbench.solvers.choice.solver import ChoiceRun
 
 NAN = math.nan
-BLIND_ORDER = "context_blind_order"
-"""Sample metadata key of the leave-one-context-out order that `spo_context` is measured against."""
 
 
 @metric
