@@ -1,5 +1,6 @@
 """Independent recomputation of report numbers straight from the logs (no report code)."""
 
+import functools
 import math
 import os
 import re
@@ -10,15 +11,28 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 
+@functools.cache
+def _read(path: str, written: float) -> EvalLog:
+    """A log read once per test process (the report tests ask for the same logs many times);
+    keyed by its write time too, so a rewritten file is read again."""
+    return read_eval_log(path)
+
+
+@functools.cache
+def _header(path: str, written: float) -> EvalLog:
+    return read_eval_log(path, header_only=True)
+
+
 def logs_of(log_dir: Path, task: str, model: str) -> list[EvalLog]:
     """Successful logs of a task and model, newest first."""
     found = []
     for info in list_eval_logs(str(log_dir)):
-        log = read_eval_log(info.name)
-        same = log.eval.task.split("/")[-1] == task and log.eval.model == model
-        if same and log.status == "success":
-            written = os.path.getmtime(info.name.removeprefix("file://"))
-            found.append((log.eval.created, written, log))
+        path = info.name.removeprefix("file://")
+        written = os.path.getmtime(path)
+        header = _header(path, written)
+        same = header.eval.task.split("/")[-1] == task and header.eval.model == model
+        if same and header.status == "success":
+            found.append((header.eval.created, written, _read(path, written)))
     # `created` has whole seconds; the file's write time orders runs of the same second
     return [log for _, _, log in sorted(found, key=lambda row: row[:2], reverse=True)]
 
