@@ -292,7 +292,9 @@ def fit(headline: Headline, draws: Draws) -> Fit:
         low, high = intervals[index]
         tier = tiers.get(name, "")
         if tier not in ("CALIBRATED_ORACLE_MEAN", "DIRECT_ORACLE_MEAN") or math.isnan(low):
-            out.notes[policy] = f"no calibrated estimate ({tier or 'unavailable'})"
+            out.notes[policy] = (
+                f"too few labels for the library to calibrate ({tier or 'no interval'})"
+            )
             continue
         out.estimates[policy] = Estimate(
             float(result.estimates[index]),
@@ -315,8 +317,13 @@ def compare(out: Fit, first: str, second: str) -> dict[str, Any] | None:
             found: dict[str, Any] = out.result.compare_policies(out.names[first], out.names[second])
     except Exception:
         return None
-    if not all(math.isfinite(found.get(k, math.nan)) for k in ("ci_lower", "ci_upper")):
+    difference = float(found.get("difference", math.nan))
+    spread = float(found.get("se_difference", math.nan))
+    if not (math.isfinite(difference) and math.isfinite(spread)):
         return None
+    if not all(math.isfinite(found.get(k, math.nan)) for k in ("ci_lower", "ci_upper")):
+        # CJE gives no interval when the difference has no spread (every sample labelled)
+        found["ci_lower"], found["ci_upper"] = difference - Z95 * spread, difference + Z95 * spread
     return found
 
 
