@@ -65,8 +65,8 @@ def drawn_unit(sample: GradedSample, seed: int) -> Unit:
     The draw is a hash of the seed, the kind, the model and the sample id (not the log), so it
     comes out the same every time, and for a re-run of the same model too.
     """
-    point = sample_seed(seed, f"{sample.kind}:{sample.model}:{sample.sample_id}@{sample.epoch}")
-    point /= 2**64
+    key = f"{sample.kind}:{sample.model}:{sample.sample_id}@{sample.epoch}"
+    point = sample_seed(seed, key) / 2**64
     total = 0.0
     for unit in sample.units:
         total += unit.weight

@@ -57,7 +57,7 @@ def labelled(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def annotate(*args: str) -> int:
+def annotate(*args: object) -> int:
     return main(["annotate", *map(str, args)])
 
 
@@ -237,7 +237,7 @@ def test_every_sample_labelled_gives_the_human_mean(labelled: Path) -> None:
 
     def labelled_mean(kind: str, policy: str, read: Any) -> float:
         mine = [s for s in samples if s.kind == kind and s.policy == policy]
-        return sum(read(labels[drawn_unit(s, 0).unit]) for s in mine) / len(mine)
+        return float(sum(read(labels[drawn_unit(s, 0).unit]) for s in mine) / len(mine))
 
     # the lenient grader credits the BC last response with every item; it covers 2 of 4 at most
     ben = row(found, "Ben-Util (last response)", "recoverer", "bc")
@@ -268,8 +268,10 @@ def test_a_sample_of_labels_gives_an_interval_that_holds_the_truth(
         out = exported(folder, folder / "export", per_model)
         fill(out)
         assert annotate("import-verdicts", out, folder) == 0
-    truths = {(r.headline, r.model, r.condition): r.calibrated for r in calibrated(full).rows}
-    shown = [r for r in calibrated(sampled).rows if r.calibrated is not None]
+    truths: dict[tuple[str, str, str], Any] = {
+        (r.headline, r.model, r.condition): r.calibrated for r in calibrated(full).rows
+    }
+    shown: list[Any] = [r for r in calibrated(sampled).rows if r.calibrated is not None]
     assert len(shown) >= 6, "several model × conditions have enough labels"
     partial = [r for r in shown if r.labels < truths[(r.headline, r.model, r.condition)].n]
     assert len(partial) >= 6, "prefdisco strata are only partly labelled"
