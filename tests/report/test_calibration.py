@@ -9,6 +9,8 @@ import csv
 import importlib
 import json
 import math
+import re
+import shlex
 import shutil
 from pathlib import Path
 from typing import Any
@@ -332,3 +334,34 @@ def test_a_damaged_label_file_is_named(logs: Path) -> None:
     (folder / "broken.json").write_text('{"format": "something else"}', encoding="utf-8")
     with pytest.raises(LabelError, match=r"broken\.json"):
         read_label_set(folder / "broken.json")
+
+
+def test_every_command_in_the_guide_runs(
+    built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = Path(__file__).resolve().parents[2]
+    guide = (root / "docs" / "calibration.md").read_text(encoding="utf-8")
+    commands = [
+        line
+        for block in re.findall(r"```bash\n(.*?)```", guide, re.DOTALL)
+        for line in block.splitlines()
+        if line.strip()
+    ]
+    assert sum(c.startswith("heedbench ") for c in commands) >= 4
+    shutil.copytree(built, tmp_path / "logs")
+    monkeypatch.chdir(tmp_path)
+    for command in commands:
+        words = shlex.split(command)
+        if words[:2] == ["pip", "install"]:
+            extra = re.fullmatch(r"heedbench\[(\w+)\]", words[2])
+            assert extra is not None
+            pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+            assert re.search(rf'^{extra.group(1)} = \["cje-eval[^"]*"\]$', pyproject, re.M)
+            continue
+        assert words[0] == "heedbench", command
+        if words[1:3] == ["annotate", "import-verdicts"]:
+            fill(Path(words[3]))
+        assert main(words[1:]) == 0, command
+    assert (tmp_path / "logs" / "heedbench-labels" / "verdicts.json").exists()
+    assert "Correcting for the grader" in (tmp_path / "report" / "report.md").read_text()
+    assert (tmp_path / "rare.design.json").exists()
