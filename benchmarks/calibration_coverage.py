@@ -19,7 +19,7 @@ Per scenario and label budget: coverage of the nominal 95 % interval of the raw 
 (mean ± 1.96 se), of the calibrated estimate, and of the human labels alone (mean ± 1.96 se
 of the labelled units), with mean widths.
 
-Usage: python -m benchmarks.calibration_coverage [--reps 200] [--samples 1000] [--seed 0]
+Usage: python -m benchmarks.calibration_coverage [--reps 200] [--samples 600] [--seed 0]
 (results: benchmarks/results/calibration_coverage.json; the table goes into BENCHMARKS.md)
 """
 
@@ -65,7 +65,7 @@ def binary(sensitivity: float, false_positive: float) -> Callable[..., Any]:
             human = (rng.random(items) < rate).astype(float)
             says_yes = np.where(human == 1, sensitivity, false_positive)
             grader = (rng.random(items) < says_yes).astype(float)
-            out.append((list(human), list(grader)))
+            out.append((human.tolist(), grader.tolist()))
         return out
 
     return make
@@ -80,7 +80,7 @@ def shifted(rng: np.random.Generator, n: int) -> list[tuple[list[float], list[fl
         human = np.clip(np.round(rng.normal(level, 0.8, turns)), 1, 5)
         noise = np.where(rng.random(turns) < 0.2, rng.choice([-1.0, 1.0], turns), 0.0)
         grader = np.clip(human + 1 + noise, 1, 5)
-        out.append((list(human), list(grader)))
+        out.append((human.tolist(), grader.tolist()))
     return out
 
 
@@ -98,11 +98,10 @@ def population(
     samples, truth, values = [], {}, []
     for index, (human, grader) in enumerate(scenario.make(rng, n)):
         weight = 1 / len(human)
-        units = []
-        for position, (label, verdict) in enumerate(zip(human, grader, strict=True)):
-            unit = f"{scenario.kind}:sim:s{index:05d}@1:u{position:02d}"
-            truth[unit] = float(label)
-            units.append(Unit(unit, float(verdict), weight))
+        prefix = f"{scenario.kind}:sim:s{index:05d}@1:u"
+        names = [f"{prefix}{position:02d}" for position in range(len(human))]
+        truth.update(zip(names, human, strict=True))
+        units = [Unit(*unit, weight) for unit in zip(names, grader, strict=True)]
         samples.append(
             GradedSample(
                 kind=scenario.kind,
@@ -217,7 +216,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark, print the table and write the results."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--reps", type=int, default=200)
-    parser.add_argument("--samples", type=int, default=1000, help="responses per run")
+    parser.add_argument("--samples", type=int, default=600, help="responses per run")
     parser.add_argument("--labels", type=int, nargs="+", default=[100, 300])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS)
