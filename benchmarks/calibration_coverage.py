@@ -95,7 +95,9 @@ def population(
     scenario: Scenario, rng: np.random.Generator, n: int
 ) -> tuple[list[GradedSample], dict[str, float], float]:
     """Graded samples, the human label of every unit, and the true headline."""
-    samples, truth, values = [], {}, []
+    samples: list[GradedSample] = []
+    truth: dict[str, float] = {}
+    values: list[float] = []
     for index, (human, grader) in enumerate(scenario.make(rng, n)):
         weight = 1 / len(human)
         prefix = f"{scenario.kind}:sim:s{index:05d}@1:u"

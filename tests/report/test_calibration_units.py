@@ -128,7 +128,8 @@ def test_a_grader_that_agrees_with_people_is_left_alone() -> None:
     [row] = [r for r in found.rows if r.headline == "PrefAlign"]
     assert row.calibrated is not None and row.raw.value == pytest.approx(3.0)
     assert row.calibrated.value == pytest.approx(3.0, abs=0.05)
-    assert row.calibrated.low < 3.0 < row.calibrated.high
+    low, high = row.calibrated.low, row.calibrated.high
+    assert low is not None and high is not None and low < 3.0 < high
 
 
 def test_every_headline_has_a_kind_and_a_scale() -> None:
