@@ -12,6 +12,8 @@ Scenarios:
   varying by response around 0.35; the grader says yes to a true item with sensitivity 0.90
   and to a false one with false-positive rate 0.30.
 - `binary-strict`: the same, sensitivity 0.60 and false-positive rate 0.05.
+- `binary-fair`: sensitivity 0.85, false-positive rate 0.08: errors that nearly cancel, so
+  the raw mean is close to the truth (the control: what calibration costs when not needed).
 - `scale-shift`: harm-like 1–5 ratings (2–6 per conversation, weights 1/T), the grader one
   point above the human (+1, clipped to 5) and off by one more point 20 % of the time.
 
@@ -87,6 +89,7 @@ def shifted(rng: np.random.Generator, n: int) -> list[tuple[list[float], list[fl
 SCENARIOS = (
     Scenario("binary-lenient", "item", "Ben-Util (last response)", binary(0.90, 0.30)),
     Scenario("binary-strict", "item", "Ben-Util (last response)", binary(0.60, 0.05)),
+    Scenario("binary-fair", "item", "Ben-Util (last response)", binary(0.85, 0.08)),
     Scenario("scale-shift", "harm", "harm", shifted),
 )
 

@@ -66,14 +66,13 @@ def carryon_logs(log_dir: Path) -> None:
         "user": scripted_model(scripted_user, "sim-user"),
         "grader": scripted_model(lenient_carryon, "lenient-judge"),
     }
-    for name, reply in CARRYON_MODELS.items():
-        eval(
-            carryon(data=str(data), condition="turn1,bc", flows_per_query=2, judge="batched"),
-            model=scripted_model(reply, name),
-            model_roles=roles,
-            display="none",
-            log_dir=str(log_dir),
-        )
+    eval(
+        carryon(data=str(data), condition="turn1,bc", flows_per_query=2, judge="batched"),
+        model=[scripted_model(reply, name) for name, reply in CARRYON_MODELS.items()],
+        model_roles=roles,
+        display="none",
+        log_dir=str(log_dir),
+    )
 
 
 def prefdisco_logs(log_dir: Path) -> None:
@@ -82,15 +81,15 @@ def prefdisco_logs(log_dir: Path) -> None:
         "user": scripted_model(lambda prompt: "Keep it short.", "sim-user"),
         "grader": scripted_model(lenient_prefdisco, "lenient-judge"),
     }
-    for name, reply in (("asker", asks(1, GOLD_ANSWER)), ("guesser", asks(0, WRONG_ANSWER))):
-        eval(
-            prefdisco(condition="all", source="math", judge="batched", correctness="grader"),
-            model=scripted_model(reply, name),
-            model_roles=roles,
-            limit=3 * 8,
-            display="none",
-            log_dir=str(log_dir),
-        )
+    models = (("asker", asks(1, GOLD_ANSWER)), ("guesser", asks(0, WRONG_ANSWER)))
+    eval(
+        prefdisco(condition="all", source="math", judge="batched", correctness="grader"),
+        model=[scripted_model(reply, name) for name, reply in models],
+        model_roles=roles,
+        limit=3 * 8,
+        display="none",
+        log_dir=str(log_dir),
+    )
 
 
 def truth(row: dict[str, str]) -> str:

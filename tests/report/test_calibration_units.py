@@ -148,3 +148,15 @@ def test_the_simulation_benchmark_runs(tmp_path: Path) -> None:
     for entry in table:
         for method in ("raw", "calibrated", "human"):
             assert 0 <= entry[f"{method}_coverage"] <= 1 and entry[f"{method}_width"] > 0
+
+
+def test_the_benchmarks_table_is_the_recorded_run() -> None:
+    from benchmarks.calibration_coverage import RESULTS, markdown_row
+
+    table = (Path(__file__).resolve().parents[2] / "BENCHMARKS.md").read_text(encoding="utf-8")
+    entries = json.loads(RESULTS.read_text(encoding="utf-8"))
+    assert len(entries) == 8 and all(entry["reps"] >= 200 for entry in entries)
+    for entry in entries:
+        assert markdown_row(entry) in table
+        if entry["scenario"] != "binary-fair":
+            assert entry["raw_coverage"] < 0.5 <= 0.9 <= entry["calibrated_coverage"]
