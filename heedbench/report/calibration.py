@@ -12,9 +12,11 @@ Paired differences between models in a condition come from the same fit (shared 
 normalized alignment from the calibrated baseline, discovery and oracle PrefAlign with a
 Fieller interval built from their paired variances.
 
-Nothing is shown that the data cannot carry: a model × condition with fewer labelled clusters
-than the library needs gets no calibrated number; labels left blank, labels from a stratum
-whose logs changed, and a difference whose interval includes zero are said in words.
+Estimates and interval ends are clipped to the headline's scale (the augmented estimator can
+step outside it with few labels). Nothing is shown that the data cannot carry: a model ×
+condition with fewer labelled clusters than the library needs gets no calibrated number;
+labels left blank, labels from a stratum whose logs changed, and a difference whose interval
+includes zero are said in words.
 """
 
 import importlib
@@ -38,7 +40,8 @@ from heedbench.report.verdict_sample import (
 from heedbench.scorers.carryon.pools import clustered_mean
 
 MIN_CLUSTERS = 4
-"""Labelled clusters CJE needs to fit its calibration at all (over one fit's models)."""
+"""Labelled clusters CJE needs to fit its calibration at all (over one fit's models); a model
+× condition whose every sample is labelled needs no calibration and is its own human mean."""
 MIN_POLICY_CLUSTERS = 2
 """Labelled clusters a model × condition needs for an interval of its own."""
 ADVISED_LABELS = 20
@@ -256,13 +259,9 @@ def fit(headline: Headline, draws: Draws) -> Fit:
             )
         else:
             usable[policy] = records
-    if sum(_labelled_clusters(r) for r in usable.values()) < MIN_CLUSTERS:
-        for policy in usable:
-            out.notes[policy] = (
-                f"too few labels: the calibration needs at least {MIN_CLUSTERS} labelled "
-                "clusters over the models of one grader"
-            )
+    if not usable:
         return out
+    pooled = len({r["prompt_id"] for rs in usable.values() for r in rs if "oracle_label" in r})
     out.names = {policy: f"p{index:03d}" for index, policy in enumerate(sorted(usable))}
     analyze_dataset = importlib.import_module("cje").analyze_dataset
     arguments: dict[str, Any] = {}
@@ -293,15 +292,22 @@ def fit(headline: Headline, draws: Draws) -> Fit:
         tier = tiers.get(name, "")
         if tier not in ("CALIBRATED_ORACLE_MEAN", "DIRECT_ORACLE_MEAN") or math.isnan(low):
             out.notes[policy] = (
-                f"too few labels for the library to calibrate ({tier or 'no interval'})"
+                f"too few labels: the library calibrates only with labels from at least "
+                f"{MIN_CLUSTERS} clusters (queries or records) over the models of one grader; "
+                f"these have {pooled}"
+                if pooled < MIN_CLUSTERS
+                else f"too few labels for the library to calibrate ({tier or 'no interval'})"
             )
             continue
+        bottom, top = headline.scale
+        value, low, high = (min(max(float(x), bottom), top)
+                            for x in (result.estimates[index], low, high))  # fmt: skip
         out.estimates[policy] = Estimate(
-            float(result.estimates[index]),
+            value,
             out.labels[policy],
             stderr=float(result.standard_errors[index]),
-            low=float(low),
-            high=float(high),
+            low=low,
+            high=high,
         )
         if out.labels[policy] < ADVISED_LABELS:
             out.notes[policy] = f"fewer than {ADVISED_LABELS} labels: a fragile interval"
