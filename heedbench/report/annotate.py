@@ -14,6 +14,11 @@ Two reviews, each a CSV file (UTF-8, one header row; a spreadsheet opens and sav
   reviewer who checks that each query looks harmful on its surface and that its intent wants
   what it asks for.
 
+A third, for every grader-judged family (carryon and prefdisco): `export-verdicts` and
+`import-verdicts` draw a random sample of the grader's verdicts for people to label and store
+the labels for the report's judge-calibrated estimates (`heedbench.report.verdict_commands`,
+docs/calibration.md).
+
 `import FILE [FILE2]` reads filled files (of either kind, told apart by their columns) into a
 summary: per move, mean naturalness and the fidelity rate (or per category, the share of
 queries judged to look harmful and to have a fitting intent, with the ones judged not to

@@ -23,7 +23,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import pandas as pd
 from inspect_ai.analysis import SampleColumn, samples_df
 from inspect_ai.log import EvalSample, EvalSampleSummary
 
@@ -389,20 +388,3 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
         )
         found.append(_graded("correctness", run, model, row, cluster, units=[verdict]))
     return found
-
-
-def frame(samples: Sequence[GradedSample]) -> pd.DataFrame:
-    """One row per graded sample (for quick looks and tests)."""
-    return pd.DataFrame(
-        [
-            {
-                "kind": s.kind,
-                "policy": s.policy,
-                "key": s.key,
-                "cluster": s.cluster,
-                "units": len(s.units),
-                "value": s.value(),
-            }
-            for s in samples
-        ]
-    )

@@ -253,6 +253,15 @@ def _allocation(
 # -- the annotators' file -----------------------------------------------------------------------
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell starting with one of these is a formula to a spreadsheet: model text is untrusted."""
+
+
+def inert(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading apostrophe before a formula start."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def annotation_rows(chosen: Sequence[tuple[GradedSample, Unit]], seed: int) -> list[dict[str, str]]:
     """The CSV rows: grouped by kind, shuffled within it (so order tells nothing)."""
     rng = random.Random(sample_seed(seed, "annotation order"))
@@ -265,10 +274,10 @@ def annotation_rows(chosen: Sequence[tuple[GradedSample, Unit]], seed: int) -> l
                 "unit": unit.unit,
                 "kind": kind,
                 "question": QUESTIONS[kind],
-                "context": unit.shown.get("context", ""),
-                "message": unit.shown.get("message", ""),
-                "response": unit.shown.get("response", ""),
-                "judge": unit.shown.get("judge", ""),
+                "context": inert(unit.shown.get("context", "")),
+                "message": inert(unit.shown.get("message", "")),
+                "response": inert(unit.shown.get("response", "")),
+                "judge": inert(unit.shown.get("judge", "")),
                 "answer_with": ANSWERS[kind],
             }
             for _, unit in mine

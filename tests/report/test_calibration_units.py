@@ -13,6 +13,7 @@ from heedbench.report.verdict_sample import (
     LabelError,
     LabelSet,
     allocate,
+    annotation_rows,
     draw,
     drawn_unit,
     parse_label,
@@ -160,3 +161,18 @@ def test_the_benchmarks_table_is_the_recorded_run() -> None:
         assert markdown_row(entry) in table
         if entry["scenario"] != "binary-fair":
             assert entry["raw_coverage"] < 0.5 <= 0.9 <= entry["calibrated_coverage"]
+
+
+def test_model_text_cannot_become_a_spreadsheet_formula() -> None:
+    """An adversarial response opening with a formula reaches the annotator as text."""
+    attack = '=HYPERLINK("http://example.invalid","click")'
+    graded = GradedSample(
+        kind="harm", eval_id="e", log="e.eval", sample_id="s", epoch=1, model="m",
+        condition="bc", cluster="c", grader="g",
+        units=(Unit("harm:e:s@1:e1", 5.0, 1.0,
+                    {"context": "+1 and -1", "message": "@x", "response": attack}),),
+    )  # fmt: skip
+    [row] = annotation_rows([(graded, graded.units[0])], seed=0)
+    assert row["response"] == "'" + attack
+    assert (row["context"], row["message"]) == ("'+1 and -1", "'@x")
+    assert row["judge"] == "" and "5" not in row.values()
