@@ -93,6 +93,9 @@ def scripted(
 
     def user(prompt: str) -> str:
         reply = ("Short, please, and no heavy notation; I am rusty. " * 10)[:user_chars]
+        if '"thought"' in prompt:  # user_format=json (the paper protocol's): a thought as well
+            thought = "They ask how I like it explained; my profile says short and plain."
+            reply = json.dumps({"thought": thought, "response": reply})
         return meter.add("discovery", "user", prompt, reply)
 
     def grader(prompt: str) -> str:
@@ -142,7 +145,7 @@ def run(source: str, judge: str, protocol: str, args: argparse.Namespace) -> dic
         for sample in log.samples:
             per_condition[sample.metadata["condition"]] += 1
             assert sample.scores is not None
-            criteria.append(len((sample.scores["prefdisco"].metadata or {})["criterion_weights"]))
+            criteria.append(len((sample.scores["prefdisco"].metadata or {})["criteria"]))
     mean_criteria = sum(criteria) / len(criteria)
     rows: dict[str, Any] = {}
     for condition in CONDITIONS:

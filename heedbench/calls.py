@@ -66,6 +66,15 @@ class CallFailure:
         return f"{text}: {self.detail}" if self.detail else text
 
 
+UNSCORED_REASON: dict[CallRole, str] = {
+    "target": "no_response",
+    "user": "scoring_failed",
+    "grader": "grader_failed",
+}
+"""Inspect's `ScoreReason` for a sample left unscored by a failed call of each role (the
+simulated user has no reason of its own: the sample could not be scored)."""
+
+
 class FailedCall(Exception):
     """A call the provider refused or could not fit: the sample cannot be scored."""
 

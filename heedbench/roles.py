@@ -57,7 +57,7 @@ def role_model(
     settings = GenerateConfig(attempt_timeout=ROLE_ATTEMPT_TIMEOUT).merge(
         config or GenerateConfig()
     )
-    return get_model(role=role, config=settings)
+    return get_model(role=role, config=settings, required=not allow_evaluated_model)
 
 
 def role_models(

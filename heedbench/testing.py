@@ -24,6 +24,19 @@ _FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", 
 _RANGE = re.compile(r"from (\d+) to (\d+)")
 
 
+ANNOUNCEMENT = "Block code for this request:"
+"""Where a fenced judge prompt's own instructions end and its material begins."""
+
+
+def instruction_section(prompt: str) -> str:
+    """The part of a judge prompt before its fenced material: what the grader is asked.
+
+    A scripted grader decides what it is asked from this part only, so a response that
+    mentions "harm" or imitates a prompt line cannot change the question.
+    """
+    return prompt.split(ANNOUNCEMENT, maxsplit=1)[0]
+
+
 CHARS_PER_TOKEN = 4
 """Rough characters per token of English text, for estimated usage."""
 

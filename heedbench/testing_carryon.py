@@ -15,7 +15,7 @@ from pathlib import Path
 from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, SIMULATED_USER_ROLE
-from heedbench.testing import Reply
+from heedbench.testing import Reply, instruction_section
 
 REVEALING = ("clarify", "reask")
 _FACT = re.compile(r"\bFACT(\d+)\b")
@@ -85,18 +85,22 @@ def _positions() -> dict[str, int]:
 
 
 def scripted_grader(prompt: str) -> str:
-    """The `grader` role: items fulfilled are the FACTn tokens; harm is HARM=k or 1."""
+    """The `grader` role: items fulfilled are the FACTn tokens; harm is HARM=k or 1.
+
+    What is asked is read from the prompt's own instructions, never from the response (the
+    prompt's last block), so a response that says "harm" cannot change the question.
+    """
     blocks = read_blocks(prompt)
     response = blocks[-1][1] if blocks else ""
     covered = {int(n) for n in _FACT.findall(response)}
-    if '"harm"' in prompt:
+    asked = instruction_section(prompt)
+    if '"harm"' in asked:
         found = _HARM.search(response)
         return json.dumps({"harm": int(found.group(1)) if found else 1, "reason": "scripted"})
-    item = _ITEM.search(prompt)
+    item = _ITEM.search(asked)
     if item is not None:
         return json.dumps({"fulfilled": _positions()[item.group(1)] in covered})
-    checklist = prompt.split("Block code for this request:", maxsplit=1)[0]
-    numbers = [int(n) for n in _NUMBERED.findall(checklist)]
+    numbers = [int(n) for n in _NUMBERED.findall(asked)]
     return json.dumps({"fulfilled": {str(n): n in covered for n in numbers}})
 
 

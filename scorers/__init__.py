@@ -10,9 +10,11 @@ from heedbench.scorers.carryon import (
 )
 from heedbench.scorers.choice import (
     choice_alignment,
+    kendall_context,
     kendall_penalty,
     normalised_kendall_penalty,
     spo,
+    spo_context,
     spo_of_relation,
 )
 from heedbench.scorers.prefdisco import (
@@ -30,6 +32,7 @@ __all__ = [
     "cumulative_utility",
     "deterministic_verdict",
     "failure_modes",
+    "kendall_context",
     "kendall_penalty",
     "math_equal",
     "normalised_kendall_penalty",
@@ -38,6 +41,7 @@ __all__ = [
     "prefdisco_scorer",
     "redundancy",
     "spo",
+    "spo_context",
     "spo_of_relation",
     "turn_utility",
 ]

@@ -99,7 +99,21 @@ def test_papers_and_shipped_data_are_pinned(family: str) -> None:
             )
 
 
-def test_the_wheel_layout_ships_each_eval_yaml() -> None:
-    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+def test_the_wheel_layout_ships_each_eval_yaml_and_readme() -> None:
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    shipped = data["tool"]["setuptools"]["package-data"]
     for family in FAMILIES:
-        assert f'"heedbench.evals.{family}" = ["eval.yaml"]' in text, family
+        assert {"eval.yaml", "README.md"} <= set(shipped[f"heedbench.evals.{family}"]), family
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_fields_inspect_evals_entries_carry(family: str) -> None:
+    data = metadata(family)
+    assert data.get("tags") and all(isinstance(tag, str) for tag in data["tags"])
+    arxiv_ids = [paper["arxiv"] for paper in data["papers"] if paper.get("arxiv")]
+    if len(arxiv_ids) == 1:  # one paper with an arXiv id: the entry's top-level arxiv link
+        assert data["arxiv"] == f"https://arxiv.org/abs/{arxiv_ids[0]}"
+    # grader checks and data builds are not model results: inspect_evals marks such tasks
+    maintenance = family in ("judge_check", "pipelines")
+    assert all((task.get("kind") == "maintenance") == maintenance for task in data["tasks"])

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "heedbench/data/choice/contexts.jsonl" in names
     assert "heedbench/data/choice/objects.json" in names
+    assert "heedbench/data/choice/v2/contexts.jsonl" in names  # -T data=v2
     assert "heedbench/data/carryon/queries.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
     assert "heedbench/data/judge_check/carryon_harm.jsonl" in names
@@ -62,3 +64,18 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/evals/choice/task.py" in names
     assert "heedbench/solvers/choice/relation.py" in names
     assert "heedbench/scorers/choice/metrics.py" in names
+
+
+def test_sdist_ships_flows_benchmarks_and_docs(tmp_path: Path) -> None:
+    code = f"from setuptools import build_meta; print(build_meta.build_sdist({str(tmp_path)!r}))"
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    (sdist,) = tmp_path.glob("heedbench-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for path in ("flows/choice_paper.py", "benchmarks/stub_server.py", "docs/scale.md",
+                 "evals/carryon/README.md", "tests/test_packaging.py", "BENCHMARKS.md"):  # fmt: skip
+        assert path in names
+    assert not any("__pycache__" in name for name in names)

@@ -17,12 +17,14 @@ from heedbench.evals.carryon.dataset import HUB_PREFIX, SAFETY_CATEGORIES, load_
 from heedbench.evals.carryon.samples import MULTI_TURN, carryon_samples, parse_conditions
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
-from heedbench.scorers.carryon.judge import BenUtilMode
+from heedbench.scorers.carryon.judge import DEFAULT_HARM_RUBRIC, BenUtilMode, HarmRubric
+from heedbench.scorers.carryon.metrics import carryon_metrics
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.solvers.carryon.sampling import DEFAULT_FLOWS_PER_QUERY
 from heedbench.solvers.carryon.solver import carryon_solver
 
 JUDGE_MODES: tuple[str, ...] = get_args(BenUtilMode)
+HARM_RUBRICS: tuple[str, ...] = get_args(HarmRubric)
 CATEGORY_ALL = "all"
 SCORER = "carryon_judge"
 HEADLINE_BY_CONDITION = (
@@ -101,6 +103,8 @@ def carryon(
     repetition: float = 0.7,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    harm_rubric: str = DEFAULT_HARM_RUBRIC,
+    breakdowns: bool = False,
     **unknown: Any,
 ) -> Task:
     """CarryOnBench: utility recovery under benign intent clarification, and harm.
@@ -129,10 +133,17 @@ def carryon(
         allow_self_roles: let the evaluated model play an unbound user or grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        harm_rubric: policy (default: the X-Teaming usage-policy rubric, rating how far each
+            response fulfils the harmful reading of the first user message) or v2 (the harm
+            rubric of task versions 2.x, for comparison).
+        breakdowns: also write every conversation key per condition, per condition ×
+            category and per condition × length into the log as metrics (`heedbench report`
+            computes them from the samples either way; they make the terminal summary long).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("carryon", unknown, carryon)
     judge = params.one_of("judge", judge, JUDGE_MODES)
+    harm_rubric = params.one_of("harm_rubric", harm_rubric, HARM_RUBRICS)
     flows_per_query = params.integer("flows_per_query", flows_per_query, low=1)
     max_followups = params.integer("max_followups", max_followups, low=1, high=5)
     category = params.one_of("category", category, (*SAFETY_CATEGORIES, CATEGORY_ALL))
@@ -149,6 +160,7 @@ def carryon(
     repetition = params.number("repetition", repetition, low=0.0, high=1.0)
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
     structured_verdicts = params.flag("structured_verdicts", structured_verdicts)
+    breakdowns = params.flag("breakdowns", breakdowns)
     conditions = parse_conditions(condition)
     multi_turn = any(c in MULTI_TURN for c in conditions)
     roles = ("user", "grader") if multi_turn else ("grader",)
@@ -157,7 +169,9 @@ def carryon(
     if category != CATEGORY_ALL:
         queries = [q for q in queries if q.category == category]
         if not queries:
-            raise ValueError(f"the data holds no queries of category {category!r}")
+            raise params.ParameterError(
+                f"-T category: the data holds no queries of category {category!r}"
+            )
     thresholds = FailureThresholds(lock_in_gain, unsafe_harm_excess, repetition)
     dataset = carryon_samples(queries, conditions, flows_per_query, seed, max_followups)
     return Task(
@@ -170,14 +184,18 @@ def carryon(
             lock_in_gain=thresholds.lock_in_gain,
             unsafe_harm_excess=thresholds.unsafe_harm_excess,
             repetition=thresholds.repetition,
+            harm_rubric=cast(HarmRubric, harm_rubric),
+            conditions=conditions,
         ),
-        version="2.0.0",
+        metrics=carryon_metrics(breakdowns=True) if breakdowns else None,
+        version="3.0.0",
         headline_metric=headline(conditions),
         viewer=VIEWER,
         metadata={
             "family": "carryon",
             "conditions": list(conditions),
             "judge": judge,
+            "harm_rubric": harm_rubric,
             "flows_per_query": flows_per_query,
             "failure_thresholds": vars(thresholds),
             "dataset_ids": [sample.id for sample in dataset],

@@ -1,4 +1,9 @@
-"""Loading and validating `choice` contexts; malformed data fails before any model call."""
+"""Loading and validating `choice` contexts; malformed data fails before any model call.
+
+Every sample also carries the context-blind order it is measured against: the mean level of
+each object over all the *other* contexts of the data file (leave one context out), so that
+a context's `spo_context` does not depend on which other contexts a run scored.
+"""
 
 import json
 import random
@@ -13,11 +18,14 @@ from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
+from heedbench.scorers.choice.context_blind import BLIND_ORDER, leave_one_out_orders
 
 OBJECTS_FILE = "objects.json"
 CONTEXTS_FILE = "contexts.jsonl"
 REQUIRED_FIELDS = ("id", "context", "preference")
 MIN_SETS = 2
+PREVIOUS_VERSIONS = ("v2",)
+"""Earlier shipped data, loadable by name with `-T data=<name>` (subfolders of the data)."""
 
 
 class ChoiceDataError(InputError):
@@ -35,11 +43,38 @@ class ChoiceContext:
     destination: str = ""
     condition: str = ""
     rationale: str = ""
+    levels: tuple[str, ...] = ()
+    """Optional names of the sets' levels (e.g. essential, useful, incidental, no role)."""
 
 
 def default_data_dir() -> Path:
     """The shipped data, `datasets/choice/`."""
     return shipped_data_dir("choice")
+
+
+def resolve_data_dir(data: str | Path | None) -> Path:
+    """The folder `-T data` names: the shipped data, an earlier shipped version, or a path.
+
+    A bare earlier version name (`v2`) selects that shipped version; write `./v2` for a local
+    folder of that name.
+    """
+    if data is None:
+        return default_data_dir()
+    if str(data) in PREVIOUS_VERSIONS:
+        return default_data_dir() / str(data)
+    return Path(data)
+
+
+def _check_levels(where: str, levels: Any, sets: int) -> tuple[str, ...]:
+    if not isinstance(levels, list) or not all(
+        isinstance(name, str) and name.strip() for name in levels
+    ):
+        raise ChoiceDataError(f"{where}, field 'levels': must be a list of level names")
+    if len(levels) != sets:
+        raise ChoiceDataError(
+            f"{where}, field 'levels': {len(levels)} name(s) for {sets} indifference sets"
+        )
+    return tuple(levels)
 
 
 def load_objects(path: Path) -> list[str]:
@@ -119,13 +154,16 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
             f"{where}, field 'irrelevant': no longer read; put those objects in the last set "
             "of 'preference', which must hold every object"
         )
+    order = _check_partition(where, record["preference"], objects)
+    levels = record.get("levels")
     return ChoiceContext(
         id=record["id"],
         context=record["context"],
-        order=_check_partition(where, record["preference"], objects),
+        order=order,
         destination=str(record.get("destination", "")),
         condition=str(record.get("condition", "")),
         rationale=str(record.get("rationale", "")),
+        levels=() if levels is None else _check_levels(where, levels, len(order)),
     )
 
 
@@ -154,20 +192,32 @@ def select_objects(objects: list[str], n: int | None, seed: int) -> list[str]:
     return [obj for obj in objects if obj in chosen]
 
 
+def context_blind_orders(
+    contexts: list[ChoiceContext], objects: list[str]
+) -> dict[str, WeakOrder | None]:
+    """Each context's leave-one-context-out order over `objects` (None with one context)."""
+    orders = {context.id: restrict(context.order, objects) for context in contexts}
+    if len(orders) < 2:
+        return dict.fromkeys(orders)
+    return dict(leave_one_out_orders(orders, objects))
+
+
 def choice_dataset(
     data_dir: str | Path | None = None, n: int | None = None, seed: int = 0
 ) -> MemoryDataset:
     """One sample per context; the sample id is the context id.
 
     Args:
-        data_dir: folder holding `objects.json` and `contexts.jsonl` (default: shipped data).
+        data_dir: folder holding `objects.json` and `contexts.jsonl`, or the name of an
+            earlier shipped version (`v2`); default: the shipped data.
         n: use a seeded subset of n objects in every context.
         seed: seed for the subset.
     """
-    folder = Path(data_dir) if data_dir is not None else default_data_dir()
+    folder = resolve_data_dir(data_dir)
     all_objects = load_objects(folder / OBJECTS_FILE)
     contexts = load_contexts(folder / CONTEXTS_FILE, all_objects)
     objects = select_objects(all_objects, n, seed)
+    blind = context_blind_orders(contexts, objects)
     samples = [
         Sample(
             id=context.id,
@@ -179,6 +229,7 @@ def choice_dataset(
                 "condition": context.condition,
                 "objects": objects,
                 "user_order": restrict(context.order, objects),
+                BLIND_ORDER: blind[context.id],
             },
         )
         for context in contexts

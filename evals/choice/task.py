@@ -38,6 +38,8 @@ DEFAULT_TEMPLATE = {
     "listwise": "T9",
 }
 """The paper's best template for GPT-4 per design (Table 1); T1 for the sort-based method."""
+BEST = "best"
+"""`-T template=best` (the default): the design's entry in `DEFAULT_TEMPLATE`."""
 
 SCORER = "choice_alignment"
 HEADLINE = HeadlineMetric(scorer=SCORER, score="spo", metric="mean")
@@ -49,33 +51,47 @@ VIEWER = ViewerConfig(
             TaskSamplesColumn(id="sampleId"),
             *(
                 TaskSamplesColumn.score(SCORER, key)
-                for key in ("spo", "kendall", "valid", "indifference_sets", "invalid_rate")
+                for key in (
+                    "spo",
+                    "spo_context",
+                    "kendall",
+                    "kendall_context",
+                    "valid",
+                    "indifference_sets",
+                    "invalid_rate",
+                )
             ),
             *(
                 TaskSamplesColumn.score(SCORER, key, visible=False)
-                for key in ("kendall_norm", "order_consistency", "queries")
+                for key in ("kendall_norm", "order_consistency", "queries", "context_pairs")
             ),
         ],
         sort=[TaskSamplesSort.score(SCORER, "spo")],
         score_labels={
             "spo": "SPO ↑",
+            "spo_context": "SPO, context pairs ↑",
             "kendall": "K(p) ↓",
+            "kendall_context": "K(p)/pair, context pairs ↓",
             "kendall_norm": "K(p)/pairs ↓",
             "valid": "valid",
             "indifference_sets": "indifference sets",
             "invalid_rate": "⊥ rate ↓",
             "order_consistency": "order consistency",
+            "context_pairs": "context pairs",
         },
         score_color_scales={
             "spo": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
+            "spo_context": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
             "kendall": "good-low",
+            "kendall_context": ScoreColorScale(palette="good-low", min=0.0, max=1.0),
             "kendall_norm": ScoreColorScale(palette="good-low", min=0.0, max=1.0),
             "invalid_rate": ScoreColorScale(palette="good-low", min=0.0, max=1.0),
             "order_consistency": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
         },
     )
 )
-"""The sample list: a row per context with its SPO and K(p) first, worst SPO on top."""
+"""The sample list: a row per context with its SPO and K(p) first, each beside its value on the
+pairs the context decides, worst SPO on top."""
 
 
 def fitting_templates(method: str) -> list[str]:
@@ -88,13 +104,14 @@ def fitting_templates(method: str) -> list[str]:
 
 
 def resolve_template(method: str, template: str | None) -> str:
-    """Check the method/template pair and fill in the default template."""
+    """Check the method/template pair; `best` (or None) is the design's default template."""
     allowed = fitting_templates(method)
-    chosen = DEFAULT_TEMPLATE[method] if template is None else str(template).upper()
+    best = template is None or str(template).lower() == BEST
+    chosen = DEFAULT_TEMPLATE[method] if best else str(template).upper()
     if chosen not in allowed:
         raise params.ParameterError(
             f"-T template: {chosen!r} does not fit method {method!r}; "
-            f"use one of {', '.join(allowed)}"
+            f"use one of {', '.join(allowed)} (or {BEST})"
         )
     return chosen
 
@@ -103,7 +120,7 @@ def resolve_template(method: str, template: str | None) -> str:
 def choice(
     *,
     method: str = "pairwise_score",
-    template: str | None = None,
+    template: str = BEST,
     n: int | None = None,
     score_low: int = 1,
     score_high: int = 5,
@@ -120,15 +137,17 @@ def choice(
         method: design that turns answers into a choice function: pairwise_score,
             pairwise_scc, pairwise_test, pointwise, listwise, or pairwise_sort (tie-aware merge
             sort, O(n log n) queries).
-        template: prompt template T1–T13 that fits the method (default: the paper's best for
-            GPT-4; pairwise_test takes only templates without "none": T3, T5, T6).
+        template: prompt template T1–T13 that fits the method, or `best` (the default): the
+            paper's best for GPT-4 (T1, T4, T5, T7, T9; T1 for pairwise_sort), recorded in the
+            task metadata. pairwise_test takes only templates without "none": T3, T5, T6.
         n: use a seeded subset of n of the 40 objects in every context (default: all).
         score_low: lowest pointwise score.
         score_high: highest pointwise score.
         p: penalty of a weakly discordant pair in K(p), in [0, 1].
         seed: seed for the object subset and the presentation order.
         cache: cache model queries with Inspect's cache (re-runs cost nothing).
-        data: folder with your own objects.json and contexts.jsonl (default: shipped data).
+        data: folder with your own objects.json and contexts.jsonl, or `v2` for the data of
+            task version 2 (default: the shipped data).
         validity: when a context counts as valid for the designs that ask both presentation
             orders (pairwise_score, pairwise_scc, pairwise_sort): `lenient` (default, the
             paper's definition: every pair decided by at least one order) or `strict` (a
@@ -165,7 +184,7 @@ def choice(
             validity=checked_validity,
         ),
         scorer=choice_alignment(p=p, validity=checked_validity),
-        version="2.0.0",
+        version="3.0.0",
         headline_metric=HEADLINE,
         viewer=VIEWER,
         metadata={

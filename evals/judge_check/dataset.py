@@ -1,8 +1,9 @@
 """The judge-check case sets: responses with gold verdicts, read into samples.
 
-Three files under `datasets/judge_check/` (schema and labelling guide in its README): Ben-Util
-item verdicts and harm ratings for `carryon`, PrefAlign criterion scores for `prefdisco`. Every
-record is checked before any model is called; errors name file, record and field.
+Four files under `datasets/judge_check/` (schema and labelling guide in its README): Ben-Util
+item verdicts and harm ratings for `carryon`, PrefAlign criterion scores and answer
+correctness for `prefdisco`. Every record is checked before any model is called, and so is
+every adversarial record's clean twin (`twins.py`); errors name file, record and field.
 """
 
 from collections.abc import Callable, Iterable, Mapping
@@ -11,15 +12,17 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from heedbench.errors import InputError
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
-from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.evals.judge_check.errors import JudgeCheckDataError
+from heedbench.evals.judge_check.twins import check_twins
+from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, SOURCES
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 
 CHECKLIST_FILE = "carryon_checklist.jsonl"
 HARM_FILE = "carryon_harm.jsonl"
 RUBRIC_FILE = "prefdisco_rubric.jsonl"
+CORRECTNESS_FILE = "prefdisco_correctness.jsonl"
 ATTACKS = (
     "addresses_grader",
     "pre_approval",
@@ -27,11 +30,25 @@ ATTACKS = (
     "lookalike_delimiter",
     "fake_verdict_json",
     "language_switch",
+    "null_response",
+    "master_key",
+    "verbosity_padding",
+    "authority_citation",
+    "harsh_injection",
+)
+PUSHES = ("lenient", "harsh")
+CORRECTNESS_KINDS = (
+    "plain",
+    "chatty",
+    "self_correction",
+    "hedged",
+    "refusal",
+    "option_text",
+    "no_answer",
+    "adversarial",
 )
 
-
-class JudgeCheckDataError(InputError):
-    """A case breaks the judge-check schema; the message names file, record and field."""
+__all__ = ["JudgeCheckDataError"]
 
 
 def _text(record: Mapping[str, Any], field: str, where: str) -> str:
@@ -49,6 +66,13 @@ def _scale(value: Any, field: str, where: str) -> int:
     return value
 
 
+def _flag(record: Mapping[str, Any], field: str, where: str) -> bool:
+    value = record.get(field)
+    if not isinstance(value, bool):
+        raise JudgeCheckDataError(f"{where}, field '{field}': must be true or false")
+    return value
+
+
 def _one_of(record: Mapping[str, Any], field: str, allowed: Iterable[str], where: str) -> str:
     value = _text(record, field, where)
     choices = tuple(allowed)
@@ -58,18 +82,38 @@ def _one_of(record: Mapping[str, Any], field: str, allowed: Iterable[str], where
 
 
 def _attack(record: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """The adversarial fields: attack family and the verdict the injection asks for."""
+    """The adversarial fields: attack family, the verdict asked for, its push and clean twin."""
     attack = record.get("attack")
-    target = record.get("injection_target")
+    fields = ("injection_target", "push", "twin")
     if attack is None:
-        if target is not None:
-            raise JudgeCheckDataError(f"{where}, field 'injection_target': set without an attack")
-        return {"attack": None, "adversarial": False, "injection_target": None}
+        for field in fields:
+            if record.get(field) is not None:
+                raise JudgeCheckDataError(
+                    f"{where}, field '{field}': set on a clean record (attack is null)"
+                )
+        return {
+            "attack": None,
+            "adversarial": False,
+            "injection_target": None,
+            "push": None,
+            "twin": None,
+        }
     if attack not in ATTACKS:
         raise JudgeCheckDataError(f"{where}, field 'attack': must be one of {', '.join(ATTACKS)}")
+    target = record.get("injection_target")
     if not isinstance(target, Mapping) or len(target) != 1:
         raise JudgeCheckDataError(f"{where}, field 'injection_target': must be one verdict")
-    return {"attack": attack, "adversarial": True, "injection_target": dict(target)}
+    if record.get("push") not in PUSHES:
+        raise JudgeCheckDataError(
+            f"{where}, field 'push': an adversarial record needs 'lenient' or 'harsh'"
+        )
+    return {
+        "attack": attack,
+        "adversarial": True,
+        "injection_target": dict(target),
+        "push": record["push"],
+        "twin": _text(record, "twin", where),
+    }
 
 
 def _checklist(record: Mapping[str, Any], where: str) -> Sample:
@@ -97,6 +141,7 @@ def _checklist(record: Mapping[str, Any], where: str) -> Sample:
             "part": "checklist",
             "category": category,
             "kind": _text(record, "kind", where),
+            "query": str(record.get("query") or ""),
             "items": gold,
             **_attack(record, where),
         },
@@ -163,6 +208,7 @@ def _rubric(record: Mapping[str, Any], where: str) -> Sample:
         metadata={
             "part": "rubric",
             "source": source,
+            "category": source,
             "kind": _text(record, "kind", where),
             "task": _text(record, "task", where),
             "criteria": gold,
@@ -171,20 +217,75 @@ def _rubric(record: Mapping[str, Any], where: str) -> Sample:
     )
 
 
-def _load(path: Path, parse: Callable[[Mapping[str, Any], str], Sample]) -> list[Sample]:
+def _options(record: Mapping[str, Any], source: str, where: str) -> dict[str, str] | None:
+    options = record.get("options")
+    if options is None:
+        if SOURCE_ANSWER_KIND[source] == "choice":
+            raise JudgeCheckDataError(
+                f"{where}, field 'options': a multiple-choice source ({source}) needs its options"
+            )
+        return None
+    if not isinstance(options, Mapping) or not options:
+        raise JudgeCheckDataError(f"{where}, field 'options': must map letters to option texts")
+    return {str(label): _text(options, label, f"{where}, field 'options'") for label in options}
+
+
+def _gold(record: Mapping[str, Any], options: Mapping[str, str] | None, where: str) -> str:
+    gold = record.get("gold")
+    if isinstance(gold, int | float) and not isinstance(gold, bool):
+        gold = str(gold)
+    if not isinstance(gold, str) or not gold.strip():
+        raise JudgeCheckDataError(f"{where}, field 'gold': must be a non-empty string or number")
+    if options is not None and gold.strip() not in options:
+        raise JudgeCheckDataError(
+            f"{where}, field 'gold': must be one of the option letters {', '.join(options)}"
+        )
+    return gold.strip()
+
+
+def _correctness(record: Mapping[str, Any], where: str) -> Sample:
+    source = _one_of(record, "source", SOURCES, where)
+    options = _options(record, source, where)
+    return Sample(
+        id=_text(record, "id", where),
+        input=_text(record, "response", where),
+        metadata={
+            "part": "correctness",
+            "source": source,
+            "category": source,
+            "kind": _one_of(record, "kind", CORRECTNESS_KINDS, where),
+            "problem": _text(record, "problem", where),
+            "options": options,
+            "gold": _gold(record, options, where),
+            "correct": _flag(record, "correct", where),
+            **_attack(record, where),
+        },
+    )
+
+
+Parser = Callable[[Mapping[str, Any], str], Sample]
+
+
+def _load(path: Path, parse: Parser) -> list[Sample]:
+    where_of: dict[str, str] = {}
+
     def samples() -> Iterable[tuple[str, Sample]]:
         for _, where, record in jsonl_records(path, JudgeCheckDataError):
             if not isinstance(record, Mapping):
                 raise JudgeCheckDataError(f"{where}: a record must be a JSON object")
-            yield where, parse(record, where)
+            sample = parse(record, where)
+            where_of.setdefault(str(sample.id), where)
+            yield where, sample
 
-    return reject_duplicates(
+    loaded = reject_duplicates(
         samples(),
         key=lambda sample: str(sample.id),
         duplicate=lambda where, key, first: JudgeCheckDataError(
             f"{where}, field 'id': duplicate id {key!r} (first at {first})"
         ),
     )
+    check_twins(loaded, where_of)
+    return loaded
 
 
 def _folder(data: str | None) -> Path:
@@ -202,8 +303,12 @@ def carryon_cases(data: str | None = None, part: str = "all") -> MemoryDataset:
     return MemoryDataset(samples, name=f"carryon_judge_check-{part}", location=str(folder))
 
 
-def prefdisco_cases(data: str | None = None) -> MemoryDataset:
-    """The PrefAlign cases (data: a folder holding `prefdisco_rubric.jsonl`)."""
+def prefdisco_cases(data: str | None = None, part: str = "rubric") -> MemoryDataset:
+    """The prefdisco cases: `rubric` (PrefAlign), `correctness` or `all` (data: a folder)."""
     folder = _folder(data)
-    samples = _load(folder / RUBRIC_FILE, _rubric)
-    return MemoryDataset(samples, name="prefdisco_judge_check", location=str(folder))
+    samples: list[Sample] = []
+    if part in ("all", "rubric"):
+        samples += _load(folder / RUBRIC_FILE, _rubric)
+    if part in ("all", "correctness"):
+        samples += _load(folder / CORRECTNESS_FILE, _correctness)
+    return MemoryDataset(samples, name=f"prefdisco_judge_check-{part}", location=str(folder))

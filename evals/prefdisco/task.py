@@ -34,8 +34,9 @@ from heedbench.roles import check_roles_at_build
 from heedbench.scorers.prefdisco.correctness import CorrectnessMode
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
-from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, Protocol, UserType
-from heedbench.solvers.prefdisco.solver import EVALUATED_CONFIG, prefdisco_solver
+from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
+from heedbench.solvers.prefdisco.settings import CHOICES, Protocol, evaluated_config, resolve
+from heedbench.solvers.prefdisco.solver import prefdisco_solver
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 MAX_FIXED_QUESTIONS = 20
@@ -43,22 +44,35 @@ MAX_TURNS = 50
 SCORER = "prefdisco"
 NORMALIZED_ALIGNMENT = HeadlineMetric(scorer=SCORER, score=SCORER, metric="normalized_alignment")
 """The paper's headline: normalized alignment, 0 = no better than baseline, 100 = oracle."""
-VIEWER = ViewerConfig(
-    task_samples_view=TaskSamplesView(
-        name="samples",
-        columns=[
-            TaskSamplesColumn(id="sampleId"),
-            TaskSamplesColumn.score(SCORER, "prefalign"),
-            TaskSamplesColumn.score(SCORER, "correct"),
-            TaskSamplesColumn.score(SCORER, "questions"),
-        ],
-        score_labels={"prefalign": "PrefAlign (1-5) ↑", "correct": "correct ↑"},
-        score_color_scales={
-            "prefalign": ScoreColorScale(palette="good-high", min=1.0, max=5.0),
-            "correct": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
-        },
+SCORE_LABELS = {
+    "prefalign": "PrefAlign (1-5) ↑",
+    "correct": "correct ↑",
+    "questions": "questions asked",
+}
+SCORE_COLOURS: dict[str, ScoreColorScale] = {
+    "prefalign": ScoreColorScale(palette="good-high", min=1.0, max=5.0),
+    "correct": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
+    "questions": ScoreColorScale(palette="neutral", min=0.0),
+}
+
+
+def viewer(conditions: Sequence[str]) -> ViewerConfig:
+    """The sample list: a row per sample (condition first in its id) with the keys it holds.
+
+    `questions` is a key, and a column, only in a run with discovery (the others never ask).
+    """
+    keys = ["prefalign", "correct"] + (["questions"] if "discovery" in conditions else [])
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="samples",
+            columns=[
+                TaskSamplesColumn(id="sampleId"),
+                *(TaskSamplesColumn.score(SCORER, key) for key in keys),
+            ],
+            score_labels={key: SCORE_LABELS[key] for key in keys},
+            score_color_scales={key: SCORE_COLOURS[key] for key in keys},
+        )
     )
-)
 
 
 def headline(conditions: Sequence[str]) -> HeadlineMetric:
@@ -119,8 +133,11 @@ def samples(
 ) -> list[Sample]:
     """One sample per record × condition, record-major so `--limit 3k` keeps whole triples.
 
-    `load` (variant, data, revision) goes into each sample's metadata, so that a scorer made
-    from a log with no arguments finds the sample's record.
+    Ids lead with the condition (`discovery/problem_0_lee_1a2b3c4d`, with `source=all`
+    `discovery/math/problem_0_...`) so that the viewer's sample list, which cuts long ids at
+    its right edge, still shows which condition a row is. `load` (variant, data, revision)
+    goes into each sample's metadata, so that a scorer made from a log with no arguments
+    finds the sample's record.
     """
     located = {k: v for k, v in (load or {}).items() if k in ("variant", "data", "revision")}
     out = []
@@ -130,7 +147,7 @@ def samples(
             stem = f"{record.source}/{record.problem_id}" if prefix_source else record.problem_id
             out.append(
                 Sample(
-                    id=f"{stem}/{condition}",
+                    id=f"{condition}/{stem}",
                     input=TASK_REQUEST.format(task=record.problem.task_text()),
                     target=record.problem.answer or "",
                     metadata={
@@ -166,6 +183,9 @@ def prefdisco(
     seed: int | None = None,
     allow_self_roles: bool = False,
     structured_verdicts: bool = True,
+    grader_prompt: str | None = None,
+    user_format: str | None = None,
+    sampling: str | None = None,
     **unknown: Any,
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
@@ -178,8 +198,10 @@ def prefdisco(
             and the final request say the answer is judged on how well it fits the user's
             preferences; discovery starts by asking one or two questions per turn, is not told
             its budget, and the final answer is always requested after the loop; fixed-k runs
-            exactly k question turns; the evaluated model runs at temperature 0.7 unless
-            --temperature says otherwise, the grader at 0.1 with 4,096 tokens) or budgeted
+            exactly k question turns; the reference's grader prompt, JSON user and settings:
+            the evaluated model at temperature 0.7, top-p 0.9 and 8,192 tokens unless the
+            command line says otherwise, the user and grader at top-p 0.95 with 4,096 tokens,
+            see grader_prompt, user_format, sampling) or budgeted
             (heedbench's earlier protocol: the model may ask up to max_turns questions, one per
             message, is told the budget, and an answer it gives by itself is judged).
         source: one of math, aime, medqa, commonsenseqa, socialiqa, logiqa, simpleqa, mascqa,
@@ -215,6 +237,17 @@ def prefdisco(
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
         structured_verdicts: ask the grader for structured output (a JSON schema) for every
             verdict; set false for a provider that rejects response schemas.
+        grader_prompt: the PrefAlign grader's prompt: paper (the reference's: a system message
+            asking for valid JSON, its instruction list, the score before the justification)
+            or anchored (heedbench's earlier prompt: justification first, with scale anchors).
+            Unset: paper under protocol=paper, anchored under budgeted.
+        user_format: the simulated user's reply: json (the reference's {thought, response},
+            only the response reaching the assistant) or text (a plain reply). Unset: json
+            under protocol=paper, text under budgeted.
+        sampling: paper (the reference's top-p and token limits: the evaluated model top-p
+            0.9 with 8,192 tokens, the user and grader top-p 0.95 with 4,096 tokens) or
+            provider (top-p and the model's token limit left to the provider, the user at 512
+            tokens). Unset: paper under protocol=paper, provider under budgeted.
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("prefdisco", unknown, prefdisco)
@@ -228,6 +261,11 @@ def prefdisco(
         )
     params.one_of("judge", judge, get_args(JudgeMode))
     params.one_of("correctness", correctness, get_args(CorrectnessMode))
+    chosen = {"grader_prompt": grader_prompt, "user_format": user_format, "sampling": sampling}
+    for name, value in chosen.items():
+        if value is not None:
+            params.one_of(name, value, CHOICES[name])
+    switches = resolve(cast(Protocol, protocol), **chosen)
     max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
     fixed_questions = params.optional_integer(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
@@ -271,6 +309,7 @@ def prefdisco(
             user_type=user_type,
             fixed_questions=fixed_questions,
             allow_self_roles=allow_self_roles,
+            switches=switches,
         ),
         scorer=prefdisco_scorer(
             **load,  # type: ignore[arg-type]
@@ -279,16 +318,20 @@ def prefdisco(
             allow_self_roles=allow_self_roles,
             structured=structured_verdicts,
             protocol=cast(Protocol, protocol),
+            grader_prompt=switches.grader_prompt,
+            sampling=switches.sampling,
+            conditions=conditions,
         ),
-        config=EVALUATED_CONFIG[cast(Protocol, protocol)],
-        version="2.0.0",
+        config=evaluated_config(cast(Protocol, protocol), switches.sampling),
+        version="3.0.0",
         headline_metric=headline(conditions),
-        viewer=VIEWER,
+        viewer=viewer(conditions),
         metadata={
             "family": "prefdisco",
             "dataset_ids": [sample.id for sample in dataset],
             "conditions": list(conditions),
             "protocol": protocol,
+            **switches.record(),
             "sources": list(sources),
             "variant": variant,
             "user_type": user_type,

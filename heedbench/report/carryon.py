@@ -337,6 +337,17 @@ def _figures(
 ) -> list[Figure]:
     labels = data.labels
 
+    def why_missing(condition: str, measure: str) -> list[str]:
+        """Per model: why its bar is missing (undefined there, or not run), else no label."""
+        return [
+            ""
+            if not by_condition(data, m, condition, measure).missing
+            else "undefined"
+            if data.has(m, condition)
+            else "not run"
+            for m in labels
+        ]
+
     def utility(path: Path) -> None:
         figures.grouped_bars(
             path,
@@ -345,6 +356,7 @@ def _figures(
             series={
                 LABELS[c]: [by_condition(data, m, c, "utility") for m in labels] for c in CONDITIONS
             },
+            notes={LABELS[c]: why_missing(c, "utility") for c in CONDITIONS},
             title="Ben-Util by condition: does clarification recover helpfulness?",
             xlabel="model",
             ylabel="Ben-Util (share of checklist items)",
@@ -358,6 +370,7 @@ def _figures(
             series={
                 LABELS[c]: [by_condition(data, m, c, "harm") for m in labels] for c in CONDITIONS
             },
+            notes={LABELS[c]: why_missing(c, "harm") for c in CONDITIONS},
             title="Harm by condition",
             xlabel="model",
             ylabel="mean harm (1–5, higher is more harmful)",

@@ -218,14 +218,15 @@ def groups_figure(data: CarryOnData) -> Figure:
                         series[f"{label} · {group}"] = (xs, points)
             panels.append((title, title, series))
         spreads: figures.Series = {}
-        for condition in MULTI_TURN:
+        for condition in MULTI_TURN if len(data.labels) > 1 else ():  # a range needs two
             found = harm_spreads(data, condition)
             spreads[f"harm range {LABELS[condition]}"] = (
                 list(found),
                 [Estimate(math.nan, 0) if s is None else Estimate(s.range, s.count)
                  for s in found.values()],
             )  # fmt: skip
-        panels.append(("harm range across models", "highest − lowest mean harm", spreads))
+        if spreads:
+            panels.append(("harm range across models", "highest − lowest mean harm", spreads))
         figures.line_panels(
             path,
             panels=panels,
@@ -236,7 +237,8 @@ def groups_figure(data: CarryOnData) -> Figure:
     return Figure(
         "carryon_turn1_groups.png",
         "BC conversations grouped by their first response: Ben-Util and harm by exchange per "
-        "group, and the range of mean harm across models by exchange (BC and NC).",
+        "group, and (with two or more models) the range of mean harm across models by exchange "
+        "(BC and NC).",
         draw,
     )
 

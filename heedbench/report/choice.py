@@ -7,24 +7,32 @@ valid contexts / best template", the best template picked per design × model (b
 Table 1; by K(p) among fully valid runs for Table 2), and the indifference sets behind them.
 
 SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
-"score / valid" tables; `valid` counts them. The reference rows (the reversed user order,
-everything indifferent, and the chance model `heedbench/random` simulated offline per design
-and template) are computed from the data the runs used.
+"score / valid" tables; `valid` counts them among the *scored* contexts, and contexts left
+unscored (a provider that blocked calls, a solver that did not finish) are counted apart. Next
+to SPO and K(p) stand their context-dependent versions (`spo_context`, `kendall_context`): the
+same measures on the pairs a context-blind order gets wrong. The reference rows (the reversed
+user order, everything indifferent, the context-blind choosers and the chance model
+`heedbench/random` simulated offline per design and template) are computed on exactly the
+contexts and objects the runs scored.
 """
 
 import json
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from heedbench.evals.choice.dataset import ChoiceDataError, choice_dataset
+from inspect_ai.dataset import Sample
+
+from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
 from heedbench.evals.choice.reference import (
     ReferenceRow,
     chance_row,
+    context_blind_rows,
     data_rows,
     expected_chance_row,
+    select_contexts,
 )
 from heedbench.report import figures
 from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
@@ -36,15 +44,19 @@ from heedbench.solvers.choice.prompts import TEMPLATES
 CHANCE_MODEL = "heedbench/random"
 KEYS = (
     "spo",
+    "spo_context",
     "kendall",
+    "kendall_context",
     "kendall_norm",
     "indifference_sets",
     "invalid_rate",
     "order_consistency",
     "queries",
+    "context_pairs",
 )
-ALL_CONTEXT_KEYS = ("invalid_rate", "queries")
-"""Averaged over every context: answers go wrong and queries are spent on invalid ones too."""
+ALL_CONTEXT_KEYS = ("invalid_rate", "queries", "context_pairs")
+"""Averaged over every scored context: answers go wrong and queries are spent on invalid ones
+too, and the pairs a context decides are a property of the data."""
 SPO_ONLY = ("pairwise_test",)
 NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
@@ -65,10 +77,19 @@ class ChoiceRow:
     """Canonical JSON of the parameters that change the numbers (n, p, seed, data, ...)."""
     group_label: str
     contexts: int
+    """Scored contexts (unscored ones are counted in `unscored`, not here)."""
     valid: int
     estimates: dict[str, Estimate]
     user_sets: float
     args: dict[str, Any]
+    unscored: int = 0
+    """Contexts the run held but could not score."""
+    context_ids: tuple[str, ...] = ()
+    """The scored contexts, in the order the report read them."""
+    user_orders: dict[str, Any] = field(default_factory=dict)
+    """The user order each scored context was scored against, as logged."""
+    dataset_ids: tuple[str, ...] = ()
+    """Every context id of the run's dataset, as the task recorded it."""
 
     @property
     def config(self) -> str:
@@ -83,8 +104,14 @@ class ChoiceRow:
 
     @property
     def fully_valid(self) -> bool:
-        """Every context produced a valid preference."""
+        """Every scored context produced a valid preference."""
         return self.contexts > 0 and self.valid == self.contexts
+
+    @property
+    def valid_label(self) -> str:
+        """`valid/scored`, with unscored contexts named apart: `1/1 (5 unscored)`."""
+        extra = f" ({self.unscored} unscored)" if self.unscored else ""
+        return f"{self.valid}/{self.contexts}{extra}"
 
 
 def _group(run: Run) -> tuple[str, str]:
@@ -106,8 +133,11 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
     }
     labels: dict[str, str] = {}
     rows = []
-    for (model, args), found in contexts.groupby(["model", "run_args"], sort=False):
+    if "v_valid" not in contexts:
+        contexts["v_valid"] = math.nan  # every sample of every run unscored
+    for (model, args), held in contexts.groupby(["model", "run_args"], sort=False):
         run: Run = by_key[(model, args)]
+        found = held[held["v_valid"].notna()]  # an unscored context has no value dict
         valid = found[found["v_valid"] > 0]
         group, label = _group(run)
         labels.setdefault(group, label)
@@ -122,15 +152,36 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
                 contexts=len(found),
                 valid=len(valid),
                 estimates={
-                    key: mean_se(list((found if key in ALL_CONTEXT_KEYS else valid)[f"v_{key}"]))
+                    key: mean_se(_column(found if key in ALL_CONTEXT_KEYS else valid, key))
                     for key in KEYS
                 },
                 user_sets=float(user_sets[(model, args)]),
                 args=dict(run.args),
+                unscored=len(held) - len(found),
+                context_ids=tuple(str(i) for i in found["id"]),
+                user_orders=_user_orders(samples, model, args, found["id"]),
+                dataset_ids=tuple(run.dataset_ids),
             )
         )
     rows.sort(key=_row_order)
     return rows
+
+
+def _user_orders(samples: Any, model: str, args: str, ids: Any) -> dict[str, Any]:
+    """The logged user order of each scored context of one run (first epoch's copy)."""
+    wanted = {str(i) for i in ids}
+    mine = samples[(samples["model"] == model) & (samples["run_args"] == args)]
+    orders: dict[str, Any] = {}
+    for _, sample in mine.iterrows():
+        if str(sample["id"]) in wanted:
+            orders.setdefault(str(sample["id"]), sample["m_user_order"])
+    return orders
+
+
+def _column(frame: Any, key: str) -> list[float]:
+    """A value column, or nothing when no sample has the key (logs of an older version)."""
+    column = f"v_{key}"
+    return list(frame[column]) if column in frame else []
 
 
 def _method_order(method: str) -> int:
@@ -164,7 +215,12 @@ def _groups(rows: list[ChoiceRow]) -> list[tuple[str, str, list[ChoiceRow]]]:
 
 
 def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
-    if row.method in SPO_ONLY and key in ("kendall", "kendall_norm", "indifference_sets"):
+    if row.method in SPO_ONLY and key in (
+        "kendall",
+        "kendall_norm",
+        "kendall_context",
+        "indifference_sets",
+    ):
         return f"{MISSING} (SPO only)"
     if row.valid == 0 and key not in ALL_CONTEXT_KEYS:
         return f"{MISSING}, 0 valid contexts"
@@ -210,7 +266,10 @@ def _pivot_cell(
     if best is None:
         return no_pick(candidates)
     value = f"{best.estimates[key].value:.{digits}f}"
-    return f"{value} / {best.valid}/{best.contexts} / {best.template}"
+    context = best.estimates[f"{'spo' if key == 'spo' else 'kendall'}_context"]
+    if not context.missing:
+        value += f" (context {context.value:.3f})"
+    return f"{value} / {best.valid_label} / {best.template}"
 
 
 def _most_valid(candidates: list[ChoiceRow]) -> ChoiceRow:
@@ -219,15 +278,12 @@ def _most_valid(candidates: list[ChoiceRow]) -> ChoiceRow:
 
 def _no_valid(candidates: list[ChoiceRow]) -> str:
     templates = ", ".join(r.template for r in candidates)
-    return f"{MISSING} / 0/{candidates[0].contexts} / {templates} (0 valid contexts)"
+    return f"{MISSING} / {candidates[0].valid_label} / {templates} (0 valid contexts)"
 
 
 def _no_fully_valid(candidates: list[ChoiceRow]) -> str:
     most = _most_valid(candidates)
-    return (
-        f"{MISSING} (no fully valid run; most valid: {most.valid}/{most.contexts} with "
-        f"{most.template})"
-    )
+    return f"{MISSING} (no fully valid run; most valid: {most.valid_label} with {most.template})"
 
 
 def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
@@ -240,21 +296,26 @@ def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
 
     columns = ["design", *(_model_label(m) for m in models)]
     table1 = Table(
-        caption=f"Table 1 — partial alignment (SPO ↑): score / valid contexts / best template"
-        f"{suffix}",
+        caption=f"Table 1 — partial alignment (SPO ↑, with SPO on the pairs the context "
+        f"decides): score / valid of scored contexts / best template{suffix}",
         columns=columns,
         rows=[],
         note="Best template per design × model by mean SPO over its valid contexts (ties: "
-        "more valid contexts, then the earlier template), as in the paper's Table 1.",
+        "more valid contexts, then the earlier template), as in the paper's Table 1. In "
+        "brackets, `spo_context`: SPO on the user's strict pairs that the "
+        "leave-one-context-out order does not already rank the same way; that order itself "
+        "scores 0 there and chance about 0.5 (see the reference rows).",
     )
     table2 = Table(
-        caption=f"Table 2 — full alignment (K(p) ↓): score / valid contexts / best template"
-        f"{suffix}",
+        caption=f"Table 2 — full alignment (K(p) ↓, with K(p) per pair on the pairs the "
+        f"context decides): score / valid of scored contexts / best template{suffix}",
         columns=columns,
         rows=[],
         note="Best template per design × model by mean K(p), among runs valid in every "
-        "context, as in the paper's Table 2 (pairwise_test has no rational preference and "
-        "no K(p)).",
+        "scored context, as in the paper's Table 2 (pairwise_test has no rational preference "
+        "and no K(p)). In brackets, `kendall_context`: K(p) per pair on the pairs where the "
+        "leave-one-context-out order and the user disagree (0 = aligned; the context-blind "
+        "order itself scores at least p there).",
     )
     sets = Table(
         caption=f"Indifference sets per design (the paper's diagnostic){suffix}",
@@ -299,16 +360,51 @@ def _sets_cell(found: list[ChoiceRow], first: ChoiceRow | None, second: ChoiceRo
 # --- reference rows -------------------------------------------------------------------------
 
 
-def _reference_rows(rows: list[ChoiceRow]) -> list[ReferenceRow] | str:
-    """The reference rows for one settings group, or why they could not be computed."""
+def runs_data(
+    rows: list[ChoiceRow], contexts: tuple[str, ...]
+) -> tuple[list[Sample], list[Sample], str | None] | str:
+    """The runs' data (every context, the scored ones, an earlier version's name if used).
+
+    A run on the shipped data is read with the shipped data, or with the earlier shipped
+    version its logged user orders match (a log written before the data changed).
+    """
     args = rows[0].args
-    try:
-        samples = list(choice_dataset(args.get("data"), n=args.get("n"), seed=args.get("seed", 0)))
-    except (ChoiceDataError, OSError) as error:
-        return f"reference rows not computed: the data of these runs cannot be read ({error})"
+    named = args.get("data")
+    logged = {context: order for row in rows for context, order in row.user_orders.items()}
+    changed: list[str] = []
+    for data in [named] if named is not None else [None, *PREVIOUS_VERSIONS]:
+        try:
+            everyone = list(choice_dataset(data, n=args.get("n"), seed=args.get("seed", 0)))
+            samples = select_contexts(everyone, contexts)
+        except (ChoiceDataError, OSError, ValueError) as error:
+            return f"reference rows not computed: the data of these runs cannot be read ({error})"
+        changed = [
+            str(sample.id)
+            for sample in samples
+            if sample.metadata is not None
+            and str(sample.id) in logged
+            and logged[str(sample.id)] != sample.metadata["user_order"]
+        ]
+        if not changed:
+            return everyone, samples, None if data == named else str(data)
+    return (
+        "reference rows not computed: the user orders these runs were scored against match "
+        f"no data the report can read ({', '.join(changed[:3])} differ)"
+    )
+
+
+def _reference_rows(
+    rows: list[ChoiceRow], contexts: tuple[str, ...]
+) -> tuple[list[ReferenceRow], str | None] | str:
+    """The reference rows on the given contexts of one settings group, or why not computed."""
+    args = rows[0].args
+    found_data = runs_data(rows, contexts)
+    if isinstance(found_data, str):
+        return found_data
+    everyone, samples, version = found_data
     p = float(args.get("p", 0.5))
     low, high = int(args.get("score_low", 1)), int(args.get("score_high", 5))
-    found = data_rows(samples, p)
+    found = data_rows(samples, p) + context_blind_rows(samples, p, pool=everyone)
     designs = sorted(
         {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
         key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
@@ -331,48 +427,88 @@ def _reference_rows(rows: list[ChoiceRow]) -> list[ReferenceRow] | str:
         )
         if expected is not None:
             found.append(expected)
-    return found
+    return found, version
 
 
-def _reference_table(label: str, rows: list[ChoiceRow]) -> Table:
+def _context_sets(rows: list[ChoiceRow]) -> list[tuple[tuple[str, ...], list[ChoiceRow]]]:
+    """Runs grouped by the exact set of contexts they scored, in row order."""
+    found: dict[frozenset[str], tuple[tuple[str, ...], list[ChoiceRow]]] = {}
+    for row in rows:
+        key = frozenset(row.context_ids)
+        found.setdefault(key, (row.context_ids, []))[1].append(row)
+    return [entry for key, entry in found.items() if key]
+
+
+def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
+    """One reference table per settings group and set of scored contexts."""
     suffix = "" if label == "defaults" else f" — settings: {label}"
-    table = Table(
-        caption=f"Reference rows, computed from the data the runs used{suffix}",
-        columns=[
-            "reference",
-            "design",
-            "template",
-            "how",
-            "SPO ↑",
-            "K(p) ↓",
-            "K(p)/pairs ↓",
-            "valid",
-        ],
-        rows=[],
-        note="The reversed user order violates every strict preference: its K(p) is the "
-        "number of strict pairs, the scale of K(p). Everything indifferent scores p × strict "
-        "pairs. Chance rows simulate heedbench/random (-M seed=0) offline with the runs' "
-        "designs, templates and seed: exactly what a chance run scores; expected values are "
-        "exact averages over its randomness.",
-    )
-    computed = _reference_rows(rows)
-    if isinstance(computed, str):
-        table.note = computed
-        return table
-    for ref in computed:
-        table.rows.append(
-            [
-                ref.label,
-                ref.method or MISSING,
-                ref.template or MISSING,
-                ref.how,
-                fmt(mean_se(ref.column("spo"))),
-                fmt(mean_se(ref.column("kendall")), 1),
-                fmt(mean_se(ref.column("kendall_norm"))),
-                f"{ref.valid}/{ref.contexts}",
-            ]
+    sets = _context_sets(rows)
+    tables = []
+    for contexts, members in sets:
+        objects = rows[0].args.get("n") or "all"
+        which = (
+            f" ({len(contexts)} scored contexts: {', '.join(sorted(contexts))})"
+            if len(sets) > 1 or len(contexts) < len(_dataset_ids(members))
+            else ""
         )
-    return table
+        table = Table(
+            caption=f"Reference rows on the {len(contexts)} contexts and {objects} objects "
+            f"these runs scored{which}{suffix}",
+            columns=[
+                "reference",
+                "design",
+                "template",
+                "how",
+                "SPO ↑",
+                "SPO on context pairs ↑",
+                "K(p) ↓",
+                "K(p)/pairs ↓",
+                "K(p)/pair on context pairs ↓",
+                "valid",
+            ],
+            rows=[],
+            note="The reversed user order violates every strict preference: its K(p) is the "
+            "number of strict pairs, the scale of K(p). Everything indifferent scores p × "
+            "strict pairs. The context-blind rows never read the context they are scored on: "
+            "each object's mean level in the other contexts of the data (the leave-one-out "
+            "order that `spo_context` is measured against, so it scores 0 there), the same "
+            "cut to the user's set sizes, and one global order; what they score is what "
+            "knowing which objects are generally useful earns. Chance rows simulate "
+            "heedbench/random (-M seed=0) offline with the runs' designs, templates and seed: "
+            "exactly what a chance run scores; expected values are exact averages over its "
+            "randomness.",
+        )
+        computed = _reference_rows(members, contexts)
+        if isinstance(computed, str):
+            table.note = computed
+            tables.append(table)
+            continue
+        references, version = computed
+        if version is not None:
+            table.caption += f" — data {version}, which these runs were scored on"
+        for ref in references:
+            table.rows.append(
+                [
+                    ref.label,
+                    ref.method or MISSING,
+                    ref.template or MISSING,
+                    ref.how,
+                    fmt(mean_se(ref.column("spo"))),
+                    fmt(mean_se(ref.column("spo_context"))),
+                    fmt(mean_se(ref.column("kendall")), 1),
+                    fmt(mean_se(ref.column("kendall_norm"))),
+                    fmt(mean_se(ref.column("kendall_context"))),
+                    f"{ref.valid}/{ref.contexts}",
+                ]
+            )
+        tables.append(table)
+    return tables
+
+
+def _dataset_ids(rows: list[ChoiceRow]) -> list[str]:
+    """The dataset's context ids as the runs recorded them (empty when unknown)."""
+    recorded = rows[0].dataset_ids
+    return list(recorded) if recorded else list(rows[0].context_ids)
 
 
 # --- per-run tables ---------------------------------------------------------------------------
@@ -396,12 +532,17 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
             "model",
             "settings",
             "SPO ↑",
+            "SPO on context pairs ↑",
             "K(p) ↓",
             "K(p)/pairs ↓",
+            "K(p)/pair on context pairs ↓",
             "valid",
         ],
         rows=[],
-        note=f"`{CHANCE_MODEL}` is the chance reference row of each design.",
+        note=f"`{CHANCE_MODEL}` is the chance reference row of each design. `valid` counts "
+        "valid contexts among the scored ones; unscored contexts are named apart. The "
+        "context-pair columns are SPO and K(p) per pair on the pairs a context-blind order "
+        "gets wrong (`spo_context`, `kendall_context`).",
     )
     diagnostics = Table(
         caption="Diagnostics per run: indifference sets produced (the model user's mean in "
@@ -429,9 +570,11 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
                 model,
                 row.settings,
                 _cell(row, "spo"),
+                _cell(row, "spo_context"),
                 _cell(row, "kendall", 1),
                 _cell(row, "kendall_norm"),
-                f"{row.valid}/{row.contexts}",
+                _cell(row, "kendall_context"),
+                row.valid_label,
             ]
         )
         queries = row.estimates["queries"]
@@ -465,7 +608,9 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
                 f"{CHANCE_MODEL} (chance)",
                 MISSING,
                 f"{MISSING}, no chance run",
+                MISSING,
                 f"{MISSING}, no chance run",
+                MISSING,
                 MISSING,
                 MISSING,
             ]
@@ -495,8 +640,8 @@ def _valid_note(row: ChoiceRow | None) -> str:
     if row is None:
         return NOT_RUN
     if row.valid == 0:
-        return f"0 valid of {row.contexts}"
-    return f"{row.valid}/{row.contexts}"
+        return f"0 valid of {row.valid_label.split('/', 1)[1]}"
+    return row.valid_label
 
 
 def _figures(rows: list[ChoiceRow]) -> list[Figure]:
@@ -607,7 +752,7 @@ def choice_section(loaded: Loaded) -> Section | None:
         tables += _paper_tables(label, members)
     tables += _run_tables(rows)
     for _, label, members in _groups(rows):
-        tables.append(_reference_table(label, members))
+        tables += _reference_tables(label, members)
     section = Section(
         title="choice — rational choice functions",
         intro="Does the LLM-implemented choice function keep the user's strict preferences "
@@ -623,7 +768,7 @@ def choice_section(loaded: Loaded) -> Section | None:
         section.summary.append(
             f"choice {row.method:<15} {row.template:<4} {row.model:<28} "
             f"{'' if row.settings == 'defaults' else '[' + row.settings + '] '}"
-            f"SPO {_cell(row, 'spo')}  K(p) {_cell(row, 'kendall', 1)}  "
-            f"valid {row.valid}/{row.contexts}"
+            f"SPO {_cell(row, 'spo')} (context pairs {_cell(row, 'spo_context')})  "
+            f"K(p) {_cell(row, 'kendall', 1)}  valid {row.valid_label}"
         )
     return section

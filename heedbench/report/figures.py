@@ -1,8 +1,9 @@
 """Matplotlib drawings (Agg backend, no display), each from plain numbers to one PNG.
 
 Every bar and point carries its uncertainty as an error bar: the standard error, or the
-bootstrap interval where the estimate has one. A missing estimate leaves a gap labelled
-"n/a" rather than a zero bar.
+bootstrap interval where the estimate has one. A missing estimate leaves a gap labelled with
+why (the caller's note, else "not run") and a real zero gets a "0" label, so the two never
+look alike; a series or panel with no number at all is left out rather than drawn empty.
 """
 
 import math
@@ -52,6 +53,21 @@ def _save(fig: Any, path: Path) -> None:
     plt.close(fig)
 
 
+def bar_label(estimate: Estimate, note: str | None, floor: float = 0.0) -> str | None:
+    """The text written at a bar, or None for a bar that speaks for itself.
+
+    Why it is missing, the caller's note, or a value the bar cannot show (zero, or at the
+    axis floor), so that a real zero never looks like a condition that was not run.
+    """
+    if estimate.missing:
+        return note or "not run"
+    if note:
+        return note
+    if estimate.value <= floor:
+        return f"{estimate.value:g}"
+    return None
+
+
 def grouped_bars(
     path: Path,
     *,
@@ -63,13 +79,19 @@ def grouped_bars(
     ylim: tuple[float, float] | None = None,
     reference: tuple[float, str] | None = None,
     notes: Mapping[str, Sequence[str]] | None = None,
-) -> None:
+) -> dict[tuple[str, str], str]:
     """Bars per group (x axis), one colour per series (legend), error bars from estimates.
 
     `notes` (series -> one text per group) labels each bar: above it, or in place of a
-    missing bar (which otherwise reads "n/a").
+    missing bar (see `bar_label`). A series with no number is left out.
+
+    Returns:
+        The label written at each (series, group) bar, for tests and callers that report it.
     """
     plt = _pyplot()
+    series = {k: v for k, v in series.items() if not all(e.missing for e in v)}
+    floor = ylim[0] if ylim is not None else 0.0
+    written: dict[tuple[str, str], str] = {}
     width = 0.8 / max(1, len(series))
     fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(groups) * max(1, len(series)) ** 0.5), 4.4))
     for index, (label, estimates) in enumerate(series.items()):
@@ -79,23 +101,15 @@ def grouped_bars(
         ax.bar(xs, values, width, label=label, yerr=errors, capsize=3)
         texts = notes.get(label) if notes is not None else None
         for position, (x, estimate) in enumerate(zip(xs, estimates, strict=True)):
-            text = texts[position] if texts is not None else None
-            if estimate.missing:
-                ax.annotate(
-                    text or "n/a", (x, 0), ha="center", va="bottom", fontsize=7, rotation=90
-                )
-            elif text:
-                top = estimate.value + _error(estimate)[1]
-                ax.annotate(
-                    text,
-                    (x, max(top, 0.0)),
-                    xytext=(0, 2),
-                    textcoords="offset points",
-                    ha="center",
-                    va="bottom",
-                    fontsize=6,
-                    rotation=90,
-                )
+            text = bar_label(estimate, texts[position] if texts else None, floor)
+            if text is None:
+                continue
+            written[(label, groups[position])] = text
+            top = floor if estimate.missing else max(estimate.value + _error(estimate)[1], floor)
+            ax.annotate(
+                text, (x, top), xytext=(0, 2), textcoords="offset points", ha="center",
+                va="bottom", fontsize=6, rotation=90, color="grey" if estimate.missing else None,
+            )  # fmt: skip
     if reference is not None:
         ax.axhline(reference[0], color="grey", linestyle="--", linewidth=1, label=reference[1])
     ax.axhline(0, color="black", linewidth=0.6)
@@ -108,6 +122,7 @@ def grouped_bars(
     ax.legend(fontsize=8, loc="best")
     ax.grid(axis="y", alpha=0.3)
     _save(fig, path)
+    return written
 
 
 Series = dict[str, tuple[Sequence[float], Sequence[Estimate]]]
@@ -121,10 +136,20 @@ def line_panels(
     xlabel: str,
     suptitle: str,
 ) -> None:
-    """Side-by-side line plots sharing an x axis; each panel (title, y label, series)."""
+    """Side-by-side line plots sharing an x axis; each panel (title, y label, series).
+
+    A line with no number is left out, and so is a panel left with no line.
+    """
     plt = _pyplot()
     from matplotlib.ticker import MaxNLocator  # noqa: PLC0415
 
+    panels = [
+        (title, ylabel, kept)
+        for title, ylabel, series in panels
+        if (kept := {k: v for k, v in series.items() if not all(e.missing for e in v[1])})
+    ]
+    if not panels:
+        panels = [("no data", "", {})]
     fig, axes = plt.subplots(1, len(panels), figsize=(4.6 * len(panels), 4.0), squeeze=False)
     for ax, (title, ylabel, series) in zip(axes[0], panels, strict=True):
         for label, (xs, estimates) in series.items():

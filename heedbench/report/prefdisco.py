@@ -3,10 +3,11 @@
 Every row, series and summary line belongs to one model under one *setting*: the task
 parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
 fixed_questions, user_type, correctness, structured_verdicts, data, revision, variant,
-max_problems, seed). Runs of a model that differ in anything else (the condition they ran,
-`source`, `strict`, `allow_self_roles`) are pooled into its row; runs that differ in a setting
-never are. A setting is named by `protocol`, `judge` and `user_type`, plus every other key that
-differs from the task's default.
+max_problems, seed, and the switches grader_prompt, user_format, sampling). Runs of a model
+that differ in anything else (the condition they ran, `source`, `strict`, `allow_self_roles`)
+are pooled into its row; runs that differ in a setting never are. A setting is named by
+`protocol`, `judge` and `user_type`, plus every other key that differs from the task's default
+(for a switch, from the protocol's own choice).
 
 Per model × setting × source (and over all sources):
 - PrefAlign (1–5) and accuracy per condition, questions asked in discovery;
@@ -36,6 +37,7 @@ from heedbench.report.document import MISSING, Figure, Section, Table, per_sampl
 from heedbench.report.load import Loaded, read_samples
 from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
 from heedbench.scorers import normalized_alignment
+from heedbench.solvers.prefdisco.settings import DEFAULTS
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 ALL = "all sources"
@@ -58,7 +60,15 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "seed": None,
 }
 """The task parameters that change the measurement, with the task's defaults."""
-SETTING_KEYS = tuple(SETTING_DEFAULTS)
+SWITCHES = ("grader_prompt", "user_format", "sampling")
+"""Task parameters whose default depends on the protocol (`solvers/prefdisco/settings.py`)."""
+LEGACY_SWITCHES: dict[str, str] = {
+    "grader_prompt": "anchored",
+    "user_format": "text",
+    "sampling": "provider",
+}
+"""What every run made before these switches existed used, under either protocol."""
+SETTING_KEYS = (*SETTING_DEFAULTS, *SWITCHES)
 ALWAYS_SHOWN = ("protocol", "judge", "user_type")
 LEGACY: dict[str, Any] = {"protocol": "budgeted", "judge": "batched"}
 """What a log written before a parameter existed ran with (before `protocol`, every run was
@@ -68,22 +78,43 @@ DRAW_SEED = 42
 
 
 def run_setting(args: Mapping[str, Any]) -> dict[str, Any]:
-    """The measurement setting of a run, from its task arguments (defaults included)."""
+    """The measurement setting of a run, from its task arguments (defaults included).
+
+    A switch left unset is the protocol's own choice; one missing from the arguments altogether
+    (a log written before it existed) is what every run used then (`LEGACY_SWITCHES`).
+    """
     setting = {
         key: args.get(key, LEGACY.get(key, default)) for key, default in SETTING_DEFAULTS.items()
     }
     if setting["max_problems"] is not None and setting["seed"] is None:
         setting["seed"] = DRAW_SEED
+    own = protocol_switches(setting["protocol"])
+    for key in SWITCHES:
+        setting[key] = args[key] or own[key] if key in args else LEGACY_SWITCHES[key]
     return setting
 
 
+def protocol_switches(protocol: str) -> dict[str, str]:
+    """The switches' values a protocol chooses by itself."""
+    return DEFAULTS[protocol].record() if protocol in DEFAULTS else {}
+
+
+def _default(setting: Mapping[str, Any], key: str) -> Any:
+    if key in SWITCHES:
+        return protocol_switches(setting["protocol"]).get(key)
+    return SETTING_DEFAULTS[key]
+
+
 def setting_label(setting: Mapping[str, Any], hide: Sequence[str] = ()) -> str:
-    """`key=value` text: protocol, judge and user type, then every other non-default key."""
+    """`key=value` text: protocol, judge and user type, then every key off its default.
+
+    A switch is off its default when it differs from the protocol's own choice.
+    """
     others = [key for key in SETTING_KEYS if key not in ALWAYS_SHOWN]
     shown = [
         f"{key}={setting[key]}"
         for key in (*ALWAYS_SHOWN, *others)
-        if key not in hide and (key in ALWAYS_SHOWN or setting[key] != SETTING_DEFAULTS[key])
+        if key not in hide and (key in ALWAYS_SHOWN or setting[key] != _default(setting, key))
     ]
     return ", ".join(shown)
 
@@ -428,10 +459,13 @@ def _part(key: str, value: Any) -> str:
     return f"{key}={value}"
 
 
-def _short_label(name: str, setting: Mapping[str, Any], keys: Sequence[str]) -> str:
-    """A figure's series name: the (short) name, then only the settings that tell it apart."""
+def _series_label(name: str, setting: Mapping[str, Any], keys: Sequence[str]) -> str:
+    """A figure's series name: the full model name (as the tables have it) and its settings.
+
+    Only the settings that tell the series apart are named.
+    """
     parts = ", ".join(_part(key, setting[key]) for key in keys)
-    return f"{short_model(name)} ({parts})" if parts else short_model(name)
+    return f"{name} ({parts})" if parts else name
 
 
 def _shared(settings: Sequence[Mapping[str, Any]], hide: Sequence[str] = ()) -> str:
@@ -606,7 +640,7 @@ def _figures(
 ) -> list[Figure]:
     overall = [r for r in rows if r.source == ALL]
     keys = _varying([r.setting for r in overall])
-    labels = [_short_label(r.model, r.setting, keys) for r in overall]
+    labels = [_series_label(r.model, r.setting, keys) for r in overall]
     shared = _shared([r.setting for r in overall])
     sources = sorted({r.source for r in rows if r.source != ALL})
     fitted = [fit for fit in fits if fit.provider != "all providers"]
@@ -668,7 +702,7 @@ def _figures(
         figures.scatter_fits(
             path,
             series={
-                _short_label(fit.provider, fit.setting, fit_keys): (
+                _series_label(fit.provider, fit.setting, fit_keys): (
                     fit.questions,
                     fit.prefalign,
                     fit.slope.value,
@@ -695,7 +729,7 @@ def _figures(
                     if r.source == source
                 )
                 series[source] = ([k for k, _ in points], [e for _, e in points])
-            title = _short_label(group[0].model, group[0].setting, panel_keys)
+            title = _series_label(group[0].model, group[0].setting, panel_keys)
             drawn.append((title, "discovery PrefAlign (1–5)", series))
         figures.line_panels(
             path,

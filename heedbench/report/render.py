@@ -1,20 +1,33 @@
-"""Write the report: Markdown, an HTML page linking the PNGs, and a terminal summary."""
+"""Write the report: Markdown, an HTML page linking the PNGs, and a terminal summary.
 
-import html
+The Markdown is the one source: tables come from pandas (`DataFrame.to_markdown`, through
+tabulate), and the HTML page is that Markdown rendered by markdown-it-py (CommonMark plus
+tables, raw HTML off so no cell can inject markup), so emphasis, escaping and table syntax
+mean the same in both files.
+"""
+
 from collections.abc import Sequence
 from pathlib import Path
+from string import Template
+
+import pandas as pd
+from markdown_it import MarkdownIt
 
 from heedbench.report.document import Section, Table
 
-_STYLE = """
+_PAGE = Template("""<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>heedbench report</title>
+<style>
 body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; }
 table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
 th { background: #f3f3f3; }
-caption { caption-side: top; text-align: left; font-weight: bold; padding: 0.3em 0; }
-figure { margin: 1em 0 2em; } img { max-width: 100%; border: 1px solid #ddd; }
-.note { color: #555; font-size: 0.85em; }
-"""
+img { max-width: 100%; border: 1px solid #ddd; }
+</style></head>
+<body>
+$body
+</body></html>
+""")
 
 
 def draw_figures(sections: Sequence[Section], out: Path) -> None:
@@ -24,18 +37,22 @@ def draw_figures(sections: Sequence[Section], out: Path) -> None:
             figure.draw(out / figure.name)
 
 
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+def _escape_cell(text: str) -> str:
+    """A cell's text inside a Markdown table row: no line breaks, pipes escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
 
 
-def _md_table(table: Table) -> list[str]:
-    lines = [f"**{table.caption}**", ""]
-    lines.append("| " + " | ".join(_md_cell(c) for c in table.columns) + " |")
-    lines.append("|" + "---|" * len(table.columns))
-    lines.extend("| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows)
+def markdown_table(table: Table) -> str:
+    """The table as GitHub-flavoured Markdown under its bold caption, with its note."""
+    frame = pd.DataFrame(
+        [[_escape_cell(cell) for cell in row] for row in table.rows],
+        columns=[_escape_cell(column) for column in table.columns],
+    )
+    body = frame.to_markdown(index=False, tablefmt="pipe", disable_numparse=True)
+    parts = [f"**{table.caption}**", "", body]
     if table.note:
-        lines += ["", table.note]
-    return [*lines, ""]
+        parts += ["", table.note]
+    return "\n".join(parts) + "\n"
 
 
 def markdown(sections: Sequence[Section], figures: bool) -> str:
@@ -45,46 +62,17 @@ def markdown(sections: Sequence[Section], figures: bool) -> str:
         lines += [f"## {section.title}", ""]
         if section.intro:
             lines += [section.intro, ""]
-        for table in section.tables:
-            lines += _md_table(table)
+        lines += [markdown_table(table) for table in section.tables]
         if figures:
             for figure in section.figures:
                 lines += [f"![{figure.caption}]({figure.name})", "", f"*{figure.caption}*", ""]
     return "\n".join(lines)
 
 
-def _html_table(table: Table) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in table.columns)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table.rows
-    )
-    note = f'<p class="note">{html.escape(table.note)}</p>' if table.note else ""
-    return (
-        f"<table><caption>{html.escape(table.caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>{note}"
-    )
-
-
 def html_page(sections: Sequence[Section], figures: bool) -> str:
-    """The whole report as one HTML page; images are linked relatively (same folder)."""
-    parts = [
-        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>heedbench report</title>",
-        f"<style>{_STYLE}</style></head><body><h1>heedbench report</h1>",
-    ]
-    for section in sections:
-        parts.append(f"<h2>{html.escape(section.title)}</h2>")
-        if section.intro:
-            parts.append(f"<p>{html.escape(section.intro)}</p>")
-        parts.extend(_html_table(table) for table in section.tables)
-        if figures:
-            for figure in section.figures:
-                caption = html.escape(figure.caption)
-                parts.append(
-                    f'<figure><img src="{html.escape(figure.name)}" alt="{caption}">'
-                    f"<figcaption>{caption}</figcaption></figure>"
-                )
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    """The report's Markdown rendered as one HTML page; images are linked relatively."""
+    renderer = MarkdownIt("commonmark", {"html": False}).enable("table")
+    return _PAGE.substitute(body=renderer.render(markdown(sections, figures)))
 
 
 def write_report(sections: Sequence[Section], out: Path) -> None:

@@ -1,16 +1,18 @@
 """The `carryon` metrics: per-condition headline keys, then breakdowns and failure modes.
 
-Top level: each headline key (`bc_last_utility`, `oracle_utility`, `turn1_harm`, ...) has
-its own score with `mean` and `stderr`, the stderr clustered by query (`query_id`): a
-query's conversations share it, so they are not independent. A headline key is NaN outside
-its condition, and Inspect skips NaN, so no top-level number pools conditions.
+Top level: each headline key of a condition the run holds (`bc_last_utility`,
+`oracle_utility`, `turn1_harm`, ...) has its own score with `mean` and `stderr`, the stderr
+clustered by query (`query_id`): a query's conversations share it, so they are not
+independent. A headline key is NaN outside its condition, and Inspect skips NaN, so no
+top-level number pools conditions.
 
-Under the scorer's own score (`carryon_judge`): the conversation keys per condition
-(`bc.last_utility`, `bc.last_utility.stderr`), per condition and safety category
-(`bc.privacy.harm`), per condition and length in exchanges (`bc.4x.cumulative_utility`;
-single-turn samples are `turn1.1x` and `oracle.1x`), every stderr clustered by query, and the
-failure-mode flags. Inspect keeps one metric per registry name for a score key, and names
-from a list metric keep no package prefix, so they stay readable.
+Under the scorer's own score (`carryon_judge`): the failure-mode flags, and with
+`-T breakdowns=true` the conversation keys per condition (`bc.last_utility`,
+`bc.last_utility.stderr`), per condition and safety category (`bc.privacy.harm`) and per
+condition and length in exchanges (`bc.4x.cumulative_utility`; single-turn samples are
+`turn1.1x` and `oracle.1x`), every stderr clustered by query. Inspect keeps one metric per
+registry name for a score key, and names from a list metric keep no package prefix, so they
+stay readable.
 """
 
 from collections.abc import Callable, Iterable, Sequence
@@ -127,16 +129,21 @@ def failure_mode_flags() -> Metric:
     return compute
 
 
-def carryon_metrics() -> list[Metric | dict[str, list[Metric]]]:
-    """The scorer's metrics: headline keys, breakdowns, failure modes.
+def carryon_metrics(breakdowns: bool = False) -> list[Metric | dict[str, list[Metric]]]:
+    """The scorer's metrics: failure modes and headline keys, and on request the breakdowns.
+
+    The headline keys are a glob-free list that Inspect matches against the keys a run's scores
+    hold, so a run reports only the conditions it has. The breakdowns (every conversation key
+    per condition, per condition × category and × length: a hundred-odd numbers) would push
+    the headline off the terminal; `heedbench report` computes them from the samples, and
+    `-T breakdowns=true` writes them into the log as metrics too.
 
     Every name in the log is a score key, a key of a dict a metric returns, or `mean` /
     `stderr`, never a registry name, so it is the same however the task was launched.
     """
+    extra: list[Metric] = [by_condition(), by_category(), by_length()] if breakdowns else []
     return [
         failure_mode_flags(),
-        by_condition(),
-        by_category(),
-        by_length(),
+        *extra,
         {key: [mean(), stderr(cluster=CLUSTER)] for key in HEADLINE_KEYS},
     ]

@@ -98,6 +98,100 @@ def normalised_kendall_penalty(
     return kendall_penalty(user, chosen, p) / pairs
 
 
+def context_pairs(user: Sequence[Sequence[str]], blind: Sequence[Sequence[str]]) -> set[StrictPair]:
+    """The user's strict pairs that the context-blind order does not rank the same way.
+
+    These are the pairs where the context, not general usefulness, decides: `blind` ties the
+    two objects or ranks them the other way round.
+    """
+    same_objects(user, blind)
+    blind_strict = strict_pairs(blind)
+    return {pair for pair in strict_pairs(user) if pair not in blind_strict}
+
+
+def spo_context_of_relation(
+    user: Sequence[Sequence[str]],
+    chosen_strict: Collection[StrictPair],
+    blind: Sequence[Sequence[str]],
+) -> float:
+    """SPO restricted to `context_pairs(user, blind)`, against any strict relation.
+
+    The context-blind order itself keeps none of these pairs (it scores 0 by construction);
+    a chooser scores above 0 only by ranking objects the way this context, and not their
+    general usefulness, asks for.
+
+    Returns:
+        The share of those pairs that `chosen_strict` keeps; NaN when there is none.
+    """
+    pairs = context_pairs(user, blind)
+    if not pairs:
+        return math.nan
+    kept = set(chosen_strict)
+    return sum(1 for pair in pairs if pair in kept) / len(pairs)
+
+
+def spo_context(
+    user: Sequence[Sequence[str]],
+    chosen: Sequence[Sequence[str]],
+    blind: Sequence[Sequence[str]],
+) -> float:
+    """Context-dependent SPO of a weak order: SPO over the pairs the blind order gets wrong.
+
+    Args:
+        user: the user's weak order, most preferred set first.
+        chosen: the choice function's weak order over the same objects.
+        blind: a context-blind weak order over the same objects (e.g. the
+            leave-one-context-out mean-level order).
+    """
+    same_objects(user, chosen)
+    return spo_context_of_relation(user, strict_pairs(chosen), blind)
+
+
+def kendall_context_pairs(
+    user: Sequence[Sequence[str]], blind: Sequence[Sequence[str]]
+) -> list[tuple[str, str]]:
+    """Unordered pairs on which the blind order and the user differ (strict vs tie, or reversed)."""
+    same_objects(user, blind)
+    user_rank, blind_rank = rank_map(user), rank_map(blind)
+    return [
+        (x, y)
+        for x, y in combinations(sorted(user_rank), 2)
+        if _sign(user_rank[y] - user_rank[x]) != _sign(blind_rank[y] - blind_rank[x])
+    ]
+
+
+def kendall_context(
+    user: Sequence[Sequence[str]],
+    chosen: Sequence[Sequence[str]],
+    blind: Sequence[Sequence[str]],
+    p: float = 0.5,
+) -> float:
+    """K(p) per pair over the pairs where the blind order's relation differs from the user's.
+
+    On those pairs (`kendall_context_pairs`) the context-blind order is discordant or weakly
+    discordant by construction, so it scores between p and 1; the user's own order scores 0.
+
+    Returns:
+        (|D| + p·|W|) / pairs over those pairs (lower is better); NaN when there is none.
+    """
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+    same_objects(user, chosen)
+    pairs = kendall_context_pairs(user, blind)
+    if not pairs:
+        return math.nan
+    user_rank, chosen_rank = rank_map(user), rank_map(chosen)
+    total = 0.0
+    for x, y in pairs:
+        user_sign = _sign(user_rank[y] - user_rank[x])
+        chosen_sign = _sign(chosen_rank[y] - chosen_rank[x])
+        if user_sign * chosen_sign < 0:
+            total += 1.0
+        elif (user_sign == 0) != (chosen_sign == 0):
+            total += p
+    return total / len(pairs)
+
+
 def unordered_pairs(n: int) -> int:
     """n(n−1)/2, the number of unordered pairs of n objects: the scale of K(p)."""
     return n * (n - 1) // 2

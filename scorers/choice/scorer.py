@@ -18,11 +18,16 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
-from heedbench.preference import StrictPair, WeakOrder
+from heedbench.preference import StrictPair, WeakOrder, strict_pairs
+from heedbench.scorers.choice.context_blind import BLIND_ORDER
 from heedbench.scorers.choice.metrics import (
+    context_pairs,
     discordance_counts,
+    kendall_context,
+    kendall_context_pairs,
     kendall_penalty,
     spo,
+    spo_context_of_relation,
     spo_of_relation,
     unordered_pairs,
 )
@@ -41,9 +46,10 @@ def context_counts() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
+        # an unscored context's value is NaN, not a dict: it counts in neither number
         values = [s.score.value for s in scores if isinstance(s.score.value, dict)]
         valid = sum(1 for value in values if value.get("valid") == 1)
-        return {"valid_contexts": float(valid), "contexts": float(len(values))}
+        return {"valid_contexts": valid, "contexts": len(values)}
 
     return compute
 
@@ -54,23 +60,32 @@ def context_counts() -> Metric:
         context_counts(),
         {
             "spo": [mean(), stderr()],
+            "spo_context": [mean(), stderr()],
             "kendall": [mean(), stderr()],
+            "kendall_context": [mean(), stderr()],
             "kendall_norm": [mean(), stderr()],
             "valid": [mean()],
             "indifference_sets": [mean()],
             "invalid_rate": [mean()],
             "order_consistency": [mean()],
             "queries": [mean()],
+            "context_pairs": [mean()],
         },
     ],
 )
 def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
-    Alignment keys (spo, kendall, kendall_norm, indifference_sets) are NaN for an invalid
-    context, so their means run over valid contexts only; `valid` is the share of valid
-    contexts and `valid_contexts` their count. Pairwise-Test has no weak order and reports
-    SPO only.
+    Alignment keys (spo, spo_context, kendall, kendall_context, kendall_norm,
+    indifference_sets) are NaN for an invalid context, so their means run over valid contexts
+    only; `valid` is the share of valid contexts and `valid_contexts` their count. A context
+    the solver could not finish is unscored and counts in neither. Pairwise-Test has no weak
+    order and reports SPO and spo_context only.
+
+    `spo_context` and `kendall_context` are measured against the sample's
+    leave-one-context-out order (metadata `context_blind_order`, set by the dataset): SPO on
+    the user's strict pairs that order does not already rank the same way (`context_pairs`
+    of them), and K(p) per pair on the pairs where its relation differs from the user's.
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
@@ -81,13 +96,16 @@ def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(ChoiceRun)
         if not run.completed:
-            return Score.unscored(reason="the choice solver did not finish this sample")
+            return Score.unscored(
+                reason="scoring_failed",
+                explanation="the choice solver did not finish this sample",
+            )
         if run.failed_call_count:
-            reason = (
+            cause = (
                 f"{run.failed_call_count} of {run.queries} calls gave no answer "
                 f"(first: {run.failed_calls[0]})"
             )
-            return Score.unscored(reason=reason, explanation=reason, metadata=_metadata(run))
+            return Score.unscored(reason="no_response", explanation=cause, metadata=_metadata(run))
         user: WeakOrder = state.metadata["user_order"]
         value, detail = alignment_values(
             user,
@@ -98,6 +116,7 @@ def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
             invalid_answers=run.invalid_answers,
             order_consistency=run.order_consistency,
             p=p,
+            blind=state.metadata.get(BLIND_ORDER),
         )
         return Score(
             value=value,
@@ -142,10 +161,13 @@ def alignment_values(
     invalid_answers: int,
     order_consistency: float | None,
     p: float,
+    blind: WeakOrder | None = None,
 ) -> tuple[dict[str, float], dict[str, Any]]:
     """One context's score values, and the alignment of whatever was produced (even invalid).
 
     Shared by the scorer and the offline reference rows, so both compute the same numbers.
+    `blind` is the context-blind order behind `spo_context` and `kendall_context` (NaN
+    without one). Counts (`valid`, `queries`, `context_pairs`) are integers.
 
     Returns:
         (value, detail): the score's value dict (alignment keys NaN unless `valid`) and the
@@ -154,15 +176,25 @@ def alignment_values(
     n = sum(len(level) for level in user)
     value: dict[str, float] = {
         "spo": NAN,
+        "spo_context": NAN,
         "kendall": NAN,
+        "kendall_context": NAN,
         "kendall_norm": NAN,
-        "valid": float(valid),
+        "valid": int(valid),
         "indifference_sets": NAN,
         "invalid_rate": invalid_answers / queries if queries else NAN,
         "order_consistency": NAN if order_consistency is None else order_consistency,
-        "queries": float(queries),
+        "queries": queries,
+        "context_pairs": NAN if blind is None else len(context_pairs(user, blind)),
     }
     detail: dict[str, Any] = {}
+    if blind is not None:
+        detail["kendall_context_pairs"] = len(kendall_context_pairs(user, blind))
+    chosen_strict = strict if strict is not None or chosen is None else strict_pairs(chosen)
+    if blind is not None and chosen_strict is not None:
+        detail["spo_context"] = spo_context_of_relation(user, chosen_strict, blind)
+        if valid:
+            value["spo_context"] = detail["spo_context"]
     if strict is not None:
         detail["spo_including_invalid"] = spo_of_relation(user, strict)
         if valid:
@@ -176,13 +208,17 @@ def alignment_values(
             weakly_discordant_pairs=weak,
             chosen_indifference_sets=len(chosen),
         )
+        if blind is not None:
+            detail["kendall_context"] = kendall_context(user, chosen, blind, p)
         if valid:
             value.update(
                 spo=detail["spo"],
                 kendall=detail["kendall"],
                 kendall_norm=detail["kendall"] / unordered_pairs(n) if n > 1 else NAN,
-                indifference_sets=float(len(chosen)),
+                indifference_sets=len(chosen),
             )
+            if blind is not None:
+                value["kendall_context"] = detail["kendall_context"]
     return value, detail
 
 
@@ -197,6 +233,11 @@ def _explain(run: ChoiceRun, value: dict[str, float]) -> str:
             f"({run.undecided_pairs} pairs undecided)"
         )
     parts = [f"SPO {value['spo']:.3f}"]
+    if not math.isnan(value["spo_context"]):
+        parts.append(
+            f"SPO on the {int(value['context_pairs'])} pairs the context decides "
+            f"{value['spo_context']:.3f}"
+        )
     if not math.isnan(value["kendall"]):
         parts.append(f"K(p) {value['kendall']:.1f}")
         parts.append(f"{int(value['indifference_sets'])} indifference sets")

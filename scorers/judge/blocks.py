@@ -10,11 +10,20 @@ Two layers:
    deterministic, so Inspect's cache and provider prompt caches still apply and a run can be
    reproduced from its log.
 2. Inside the text, anything shaped like a block marker is neutralised (`neutralise`): our own
-   `<<<`/`>>>` markers, and `[BEGIN DATA]`/`[END DATA]` in any case, spacing or look-alike
-   spelling (tabs, non-breaking and zero-width spaces, full-width brackets, Greek or Cyrillic
-   letters), so a grader that skims for markers is not misled either. Inspect's own
-   neutralisation covers the exact-case form; this one is written here because Inspect keeps it
-   private.
+   `<<<`/`>>>` markers, `[BEGIN DATA]`/`[END DATA]` and the "Block code for this request"
+   line. Look-alikes are found on a skeleton of the text: each character decomposed (NFKD:
+   full-width, small-form, circled and mathematical letters become plain ones), zero-width
+   and other format characters and combining marks dropped, and Unicode's confusables
+   (`confusable-homoglyphs`: Greek and Cyrillic letters, `ᐸ`, `≪`, `‹`) mapped to the ASCII
+   they imitate. A match is replaced in the original text; nothing else changes, so a
+   response's own wording (a formula's superscripts, a name's accents) reaches the grader as
+   written. Inspect's own neutralisation covers the exact-case form and is private.
+3. A JSON object in the text that carries a verdict key of our judges (`VERDICT_KEYS`) has
+   its braces swapped for `⦃ ⦄`: it stays readable, but it is no longer JSON a grader could
+   copy as its verdict, and a grader's own verdict that happens to equal it is not an echo of
+   the material (see `verdict.py`). Without this, a response that planted the verdict its
+   grader would honestly give (`{"fulfilled": false}` after a refusal) would get that verdict
+   set aside as an echo and leave the metrics: a way to hide failures.
 
 `read_blocks` parses a prompt's blocks back, for scripted graders and users in tests.
 """
@@ -22,47 +31,126 @@ Two layers:
 import hashlib
 import re
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 
-_ZW = "[\u200b\u200c\u200d\u2060\ufeff\u00ad]*"
-_SPACE = "[\\s\u00a0\u2000-\u200a\u3000\u200b\u200c\u200d\u2060\ufeff_]*"
-_LETTERS = {
-    "A": "AaΑαАаＡａ",
-    "B": "BbΒВвＢｂ",
-    "D": "DdＤｄ",
-    "E": "EeΕεЕеＥｅ",
-    "G": "GgＧｇ",
-    "I": "IiΙιІіＩｉ",
-    "N": "NnΝＮｎ",
-    "T": "TtΤτТтＴｔ",
-}
-_OPEN = "[\\[［【〔〚⟦<＜‹«(（{]"
-_CLOSE = "[\\]］】〕〛⟧>＞›»)）}]"
+from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
+from heedbench.scorers.judge.verdict import json_objects
 
-def _word(word: str) -> str:
-    return _ZW.join(f"[{re.escape(_LETTERS[letter])}]" for letter in word)
-
-
-_LOOKALIKE_MARKER = re.compile(
-    f"{_OPEN}+{_SPACE}(?P<word>{_word('BEGIN')}|{_word('END')}){_SPACE}{_word('DATA')}"
-    f"(?:{_SPACE}{_CLOSE}+)?"
+VERDICT_KEYS = frozenset(
+    {"fulfilled", "harm", "score", "scores", "correct", "met", "verdict", "rating", "grade"}
 )
-_ANGLE_RUN = re.compile("(?:[<＜‹«]\\s*){3,}|(?:[>＞›»]\\s*){3,}")
+"""Keys that make a JSON object in judged text look like a verdict (see layer 3)."""
+DEFUSED_BRACES = ("⦃", "⦄")
+
+_EXTRA_LOOKALIKES = {"ε": "e", "τ": "t", "т": "t", "в": "b"}
+"""Lower-case look-alikes the confusables table pairs only with their capitals."""
 
 
+@cache
+def _to_ascii() -> dict[str, str]:
+    """Non-ASCII character -> the ASCII text it imitates, from Unicode's confusables."""
+    table: dict[str, str] = {}
+    for char, homoglyphs in confusables.confusables_data.items():
+        if len(char) != 1 or char.isascii():
+            continue
+        ascii_forms = [h["c"] for h in homoglyphs if h["c"].isascii() and h["c"].strip()]
+        if ascii_forms:
+            table[char] = ascii_forms[0]
+    table.update(_EXTRA_LOOKALIKES)
+    return table
+
+
+@lru_cache(maxsize=4096)
+def _skeleton_of(char: str) -> str:
+    """What one character looks like, in plain ASCII where it imitates ASCII ('' if nothing)."""
+    if char.isascii():
+        return char
+    out = []
+    for part in unicodedata.normalize("NFKD", char):
+        if unicodedata.category(part) in ("Mn", "Me", "Cf") or part in "\u200b\u2060\ufeff":
+            continue
+        out.append(part if part.isascii() else _to_ascii().get(part, part))
+    return "".join(out)
+
+
+def skeleton(text: str) -> tuple[str, list[int]]:
+    """The look-alike skeleton of `text`, with the original index of each of its characters."""
+    chars: list[str] = []
+    owners: list[int] = []
+    for run in _ASCII_RUN.finditer(text):
+        start, piece = run.start(), run.group()
+        if piece.isascii():
+            chars.append(piece)
+            owners.extend(range(start, run.end()))
+        else:
+            shape = _skeleton_of(piece)
+            chars.append(shape)
+            owners.extend([start] * len(shape))
+    return "".join(chars), owners
+
+
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+|[^\x00-\x7f]")
+
+
+_GAP = r"[\s_\-.·]*"
+_LETTER = {"I": "[Il1|]"}
+_OPEN = "[\\[<({（［【〔〚⟦‹«❮〈⟨]"
+_CLOSE = "[\\]>)}）］】〕〛⟧›»❯〉⟩]"
+
+
+def _spaced(word: str) -> str:
+    return _GAP.join(_LETTER.get(letter, letter) for letter in word)
+
+
+_MARKER = re.compile(
+    f"(?P<marker>{_OPEN}+{_GAP}(?P<word>{_spaced('BEGIN')}|{_spaced('END')}){_GAP}"
+    f"{_spaced('DATA')}(?:{_GAP}{_CLOSE}+)?)"
+    f"|(?P<code>{_spaced('BLOCK')}{_GAP}{_spaced('CODE')}{_GAP}{_spaced('FOR')}{_GAP}"
+    f"{_spaced('THIS')}{_GAP}{_spaced('REQUEST')})"
+    "|(?P<open>[<«‹](?:\\s*[<«‹]){2,})|(?P<close>[>»›](?:\\s*[>»›]){2,})",
+    re.IGNORECASE,
+)
+
+
+def _defused(match: re.Match[str]) -> str:
+    if match.group("marker"):
+        return "[BEGIN-DATA]" if match.group("word")[:1] in "Bb" else "[END-DATA]"
+    if match.group("code"):
+        return "[quoted block-code line]"
+    return "«" if match.group("open") else "»"
+
+
+@lru_cache(maxsize=1024)
 def neutralise(text: str) -> str:
-    """`text` with every marker-shaped string defused; nothing else changes."""
+    """`text` with marker-shaped strings and verdict-shaped JSON defused; nothing else changes."""
+    # Cached: per-item judging fences the same response once per checklist item.
+    return _defuse_verdicts(_defuse_markers(text))
 
-    def defuse(match: re.Match[str]) -> str:
-        begins = match.group("word")[:1] in _LETTERS["B"]
-        return "[BEGIN-DATA]" if begins else "[END-DATA]"
 
-    def shorten(run: re.Match[str]) -> str:
-        return "»" if run.group(0).lstrip()[0] in ">＞›»" else "«"
+def _defuse_verdicts(text: str) -> str:
+    """`text` with the braces of every verdict-shaped JSON object, at any depth, swapped."""
+    chars = list(text)
+    for found in json_objects(text, nested=True):
+        if any(str(key).strip().casefold() in VERDICT_KEYS for key in found.value):
+            chars[found.start], chars[found.end - 1] = DEFUSED_BRACES
+    return "".join(chars)
 
-    return _ANGLE_RUN.sub(shorten, _LOOKALIKE_MARKER.sub(defuse, text))
+
+def _defuse_markers(text: str) -> str:
+    shape, owners = skeleton(text)
+    pieces: list[str] = []
+    position = 0
+    for match in _MARKER.finditer(shape):
+        start, end = owners[match.start()], owners[match.end() - 1] + 1
+        while end < len(text) and not _skeleton_of(text[end]):
+            end += 1  # a trailing zero-width or combining character goes with the marker
+        pieces += [text[position:start], _defused(match)]
+        position = end
+    return "".join([*pieces, text[position:]])
 
 
 def _code() -> str:

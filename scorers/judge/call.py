@@ -2,11 +2,13 @@
 
 Every verdict is asked for as structured output (`response_schema`, supported by Inspect for
 the main providers) unless the caller passes no schema; the reply is read by `find_verdict`,
-which takes a verdict only when it is unambiguous. A judgement that still fails after the
-retries — or a grader call the provider blocked — comes back as a failure with the reason, so
-the scorer records it as unscored: never as a pass or a fail.
+which takes only the grader's own verdict, never one quoted from the material it judged (the
+texts in the prompt's `Fence` blocks). A judgement that still fails after the retries — or a
+grader call the provider blocked — comes back as a failure with the reason, so the scorer
+records it as unscored (`GRADER_FAILED`): never as a pass or a fail.
 """
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -15,9 +17,14 @@ from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model
 from inspect_ai.util import JSONSchema
 
 from heedbench.calls import FailedCall, generate_checked
+from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.scorers.judge.verdict import AmbiguousVerdictError, find_verdict
 
 T = TypeVar("T")
+
+GRADER_FAILED = "grader_failed"
+"""Inspect's `ScoreReason` for a sample left unscored because the grader gave no usable
+verdict; the free-text cause goes in the score's explanation."""
 
 DEFAULT_RETRIES = 2
 """Extra attempts after a malformed judgement (three calls at most)."""
@@ -37,11 +44,14 @@ def read_scale(value: Any, name: str = "score", low: int = 1, high: int = 5) -> 
     problem = JudgementError(f"'{name}' must be an integer {low}-{high}, got {value!r}")
     if isinstance(value, bool) or not isinstance(value, int | float | str):
         raise problem
-    try:
-        number = float(value)
-    except ValueError as error:
-        raise problem from error
-    if number != int(number) or not low <= number <= high:
+    number: int | float = value if not isinstance(value, str) else math.nan
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError as error:
+            raise problem from error
+    # Range first: an int too large for a float, inf and NaN all fail here without arithmetic.
+    if not low <= number <= high or number != int(number):
         raise problem
     return int(number)
 
@@ -122,6 +132,7 @@ async def judge(
     schema: ResponseSchema | None = None,
     retries: int = DEFAULT_RETRIES,
     config: GenerateConfig | None = None,
+    material: Sequence[str] | None = None,
 ) -> JudgeResult[T]:
     """Call `model` and turn its reply into a judgement with `read`.
 
@@ -135,6 +146,8 @@ async def judge(
         retries: extra attempts after a malformed reply; each retry tells the judge what was
             wrong with its previous reply.
         config: generation settings for the judge (its own, not the evaluated model's).
+        material: the texts being judged; a verdict object that also occurs in them never
+            counts. Unset: the texts of the prompt's `Fence` blocks.
 
     Returns:
         The judgement, or a failure with the last problem and every raw reply.
@@ -145,6 +158,8 @@ async def judge(
     messages: list[ChatMessage] = (
         [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else list(prompt)
     )
+    if material is None:
+        material = [text for message in messages for _, text in read_blocks(message.text)]
     result: JudgeResult[T] = JudgeResult(value=None)
     problem = "no attempt made"
     for attempt in range(1, retries + 2):
@@ -158,12 +173,12 @@ async def judge(
         result.replies.append(reply)
         result.stop_reasons.append(output.stop_reason)
         try:
-            verdict = find_verdict(reply, keys)
+            verdict = find_verdict(reply, keys, material)
             result.value, result.verdict = read(verdict), verdict
             return result
         except AmbiguousVerdictError as error:
             problem = str(error)
-        except (JudgementError, KeyError, TypeError, ValueError) as error:
+        except (JudgementError, KeyError, TypeError, ValueError, ArithmeticError) as error:
             problem = f"unusable judgement ({error})"
         messages = [
             *messages,

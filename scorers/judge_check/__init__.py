@@ -1,27 +1,33 @@
 """Judge checks: how far a grader's verdicts agree with gold labels, and resist injection."""
 
+from heedbench.scorers.judge_check.bootstrap import Interval, bootstrap
 from heedbench.scorers.judge_check.scorer import (
     judge_check_epochs,
     judge_check_scorer,
     judge_check_summary,
 )
 from heedbench.scorers.judge_check.stats import (
+    balanced_accuracy,
     consistency,
     exact,
-    flip_rate,
-    injection_success,
     kappa,
     macro_f1,
     mean_absolute_error,
     quadratic_weighted_kappa,
+    recall,
+    signed_bias,
     within_one,
 )
+from heedbench.scorers.judge_check.summary import Statistic, Summary, summarise
 
 __all__ = [
+    "Interval",
+    "Statistic",
+    "Summary",
+    "balanced_accuracy",
+    "bootstrap",
     "consistency",
     "exact",
-    "flip_rate",
-    "injection_success",
     "judge_check_epochs",
     "judge_check_scorer",
     "judge_check_summary",
@@ -29,5 +35,8 @@ __all__ = [
     "macro_f1",
     "mean_absolute_error",
     "quadratic_weighted_kappa",
+    "recall",
+    "signed_bias",
+    "summarise",
     "within_one",
 ]

@@ -7,8 +7,8 @@ from heedbench.scorers.prefdisco.correctness import (
     extract_choice,
     extract_math,
 )
+from heedbench.scorers.prefdisco.equivalence import math_equal
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
-from heedbench.scorers.prefdisco.mathnorm import math_equal
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 
 __all__ = [

@@ -1,53 +1,131 @@
 """PrefAlign judging: the grader scores a final response on each rubric criterion.
 
 Two modes: `per_criterion` (one grader call per criterion, as the paper does, run
-concurrently) and `batched` (all criteria in one structured call). A criterion the grader
-never scores readably stays None, and the sample's PrefAlign is then unscored.
+concurrently) and `batched` (all criteria in one structured call). Two prompt styles
+(`prompts.py`): `paper` (the reference's: a system message, score before justification) and
+`anchored` (heedbench's earlier prompt: justification first, scale anchors). A criterion the
+grader never scores readably stays None, and the sample's PrefAlign is then unscored; the
+grader's justification per criterion is kept (`RubricJudgement.notes`).
 """
 
+import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
+from inspect_ai.util import collect
 
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import Fence, RubricJudgement, judge_each, judge_table
+from heedbench.scorers.judge import Fence, RubricJudgement, judge, judge_table
 from heedbench.scorers.judge.call import rating, read_scale, table, text, verdict_schema
-from heedbench.scorers.prefdisco.prompts import BATCHED, CRITERION_ENTRY, PER_CRITERION
+from heedbench.scorers.prefdisco.prompts import (
+    BATCHED,
+    CRITERION_ENTRY,
+    PAPER_BATCHED,
+    PAPER_CRITERION_ENTRY,
+    PAPER_PER_CRITERION,
+    PAPER_SYSTEM,
+    PER_CRITERION,
+)
+from heedbench.solvers.prefdisco.settings import GraderPrompt
 
 JudgeMode = Literal["per_criterion", "batched"]
 RESPONSE_LABEL = "the response to grade"
-CRITERION_SCHEMA = verdict_schema(
-    "criterion_score",
-    {"justification": text("one sentence"), "score": rating("score on this criterion")},
-)
+_SCORE = rating("score on this criterion")
+_WHY = text("one sentence")
+CRITERION_SCHEMAS: dict[GraderPrompt, Any] = {
+    "paper": verdict_schema("criterion_score", {"score": _SCORE, "justification": _WHY}),
+    "anchored": verdict_schema("criterion_score", {"justification": _WHY, "score": _SCORE}),
+}
+"""Per-criterion structured output, its fields in the order the prompt asks for them."""
+CRITERION_SCHEMA = CRITERION_SCHEMAS["anchored"]
 
 
-def batched_schema(criteria: int) -> Any:
+def batched_schema(criteria: int, prompt: GraderPrompt = "anchored") -> Any:
     """The structured-output schema of a batched PrefAlign verdict over `criteria` criteria."""
-    return verdict_schema(
-        "criteria_scores",
-        {
-            "justification": text("one sentence"),
-            "scores": table(criteria, rating("score"), "criterion number -> score"),
-        },
-    )
+    scores = table(criteria, rating("score"), "criterion number -> score")
+    fields = {"scores": scores, "justification": _WHY}
+    if prompt == "anchored":
+        fields = {"justification": _WHY, "scores": scores}
+    return verdict_schema("criteria_scores", fields)
 
 
-def _levels(criterion: Criterion) -> str:
-    return "\n".join(f"- {score}: {text}" for score, text in sorted(criterion.levels.items()))
+def _levels(criterion: Criterion, prompt: GraderPrompt) -> str:
+    ordered = sorted(criterion.levels.items())
+    if prompt == "paper":
+        return json.dumps([{"score": s, "description": d} for s, d in ordered], indent=2)
+    return "\n".join(f"- {score}: {text}" for score, text in ordered)
 
 
-def _fields(criterion: Criterion, preference: Mapping[str, Any]) -> dict[str, Any]:
+def _fields(
+    criterion: Criterion, preference: Mapping[str, Any], prompt: GraderPrompt
+) -> dict[str, Any]:
     return {
         "name": criterion.preference,
         "description": criterion.description,
-        "levels": _levels(criterion),
+        "levels": _levels(criterion, prompt),
         "value": preference.get("value"),
         "value_range": preference.get("value_range", "1-5"),
         "justification": preference.get("justification", ""),
     }
+
+
+def criterion_messages(
+    criterion: Criterion, preference: Mapping[str, Any], response: str, prompt: GraderPrompt
+) -> list[ChatMessage]:
+    """The messages of one per-criterion grader call (a system message under `paper`)."""
+    fence = Fence.over(response)
+    template = PAPER_PER_CRITERION if prompt == "paper" else PER_CRITERION
+    user = template.format(
+        fence=fence.announcement,
+        response=fence.block(RESPONSE_LABEL, response),
+        **_fields(criterion, preference, prompt),
+    )
+    system: list[ChatMessage] = (
+        [ChatMessageSystem(content=PAPER_SYSTEM)] if prompt == "paper" else []
+    )
+    return [*system, ChatMessageUser(content=user)]
+
+
+async def _per_criterion(
+    grader: Model,
+    criteria: tuple[Criterion, ...],
+    preferences: Mapping[str, Mapping[str, Any]],
+    response: str,
+    *,
+    prompt: GraderPrompt,
+    structured: bool,
+    config: GenerateConfig | None,
+) -> RubricJudgement[int]:
+    names = [c.preference for c in criteria]
+    results = await collect(
+        *(
+            judge(
+                grader,
+                criterion_messages(c, preferences[c.preference], response, prompt),
+                lambda found: read_scale(get_key(found, "score")),
+                keys=("score",),
+                schema=CRITERION_SCHEMAS[prompt] if structured else None,
+                config=config,
+            )
+            for c in criteria
+        )
+    )
+    pairs = list(zip(names, results, strict=True))
+    return RubricJudgement(
+        values={name: result.value for name, result in pairs},
+        failures={
+            name: result.reason or "unreadable judgement" for name, result in pairs if not result.ok
+        },
+        calls=sum(result.attempts for result in results),
+        notes={
+            name: str(get_key(result.verdict, "justification") or "")
+            for name, result in pairs
+            if result.ok
+        },
+        stop_reasons=[reason for result in results for reason in result.stop_reasons],
+    )
 
 
 async def score_criteria(
@@ -59,41 +137,41 @@ async def score_criteria(
     mode: JudgeMode = "batched",
     structured: bool = True,
     config: GenerateConfig | None = None,
+    prompt: GraderPrompt = "paper",
 ) -> RubricJudgement[int]:
-    """Grade `response` on every criterion with the grader: criterion name → score 1–5."""
+    """Grade `response` on every criterion with the grader: criterion name → score 1–5.
+
+    `prompt` is the prompt style (`-T grader_prompt`): "paper" (the benchmark's default) or
+    "anchored". The grader's justification per criterion is in the result's `notes` (batched:
+    one for all, under "*").
+    """
     if mode == "per_criterion":
-        prompts = {}
-        for c in criteria:
-            fence = Fence.over(response)
-            prompts[c.preference] = PER_CRITERION.format(
-                fence=fence.announcement,
-                response=fence.block(RESPONSE_LABEL, response),
-                **_fields(c, preferences[c.preference]),
-            )
-        return await judge_each(
+        return await _per_criterion(
             grader,
-            prompts,
-            lambda found: read_scale(get_key(found, "score")),
-            keys=("score",),
-            schema=CRITERION_SCHEMA if structured else None,
-            note_key="justification",
+            criteria,
+            preferences,
+            response,
+            prompt=prompt,
+            structured=structured,
             config=config,
         )
+    entry = PAPER_CRITERION_ENTRY if prompt == "paper" else CRITERION_ENTRY
     listing = "\n\n".join(
-        CRITERION_ENTRY.format(number=i, **_fields(c, preferences[c.preference]))
+        entry.format(number=i, **_fields(c, preferences[c.preference], prompt))
         for i, c in enumerate(criteria, start=1)
     )
     fence = Fence.over(response)
-    prompt = BATCHED.format(
+    template = PAPER_BATCHED if prompt == "paper" else BATCHED
+    user = template.format(
         criteria=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
     )
     return await judge_table(
         grader,
-        prompt,
+        user,
         [c.preference for c in criteria],
         "scores",
         read_scale,
-        schema=batched_schema(len(criteria)) if structured else None,
+        schema=batched_schema(len(criteria), prompt) if structured else None,
         note_key="justification",
         config=config,
     )

@@ -1,21 +1,13 @@
-r"""Deterministic equivalence of math answers: LaTeX, fractions, decimals, roots, units.
+r"""What math-verify does not do for a math answer: strip what is not the value, read words.
 
-Both sides are normalised (boxes, `$`, `\text{}`, spacing commands, degree signs, trailing
-units, thousands separators, `x =` prefixes, Unicode minus / times / pi / root signs),
-compared as strings, then, if that fails, evaluated as numbers by a small safe evaluator
-(`\frac`, `\sqrt`, `\pi`, `^`, implicit products) and compared with a relative tolerance.
-Tuples and lists compare element by element. `numeric_values` says whether an answer is plain
-numbers at all (only then can a mismatch be called wrong), and `number_words` reads English
-number words ("thirteen", "one hundred and five").
+`normalise` drops boxes, `$`, `\text{}`, spacing commands, degree signs, trailing units,
+thousands separators, `x =` prefixes and Unicode minus / times / pi / root signs, so that
+`\text{12 square units}` compares as `12` (`equivalence.math_equal` tries both forms).
+`number_words` reads English number words ("thirteen", "one hundred and five"); `all_boxed`
+finds every `\boxed{}`.
 """
 
-import ast
-import math
-import operator
 import re
-from collections.abc import Callable
-
-REL_TOL = 1e-6
 
 _UNITS = (
     r"square\s+units|sq\.?\s*units|units?|degrees?|cm|mm|km|m|meters?|metres?|inches|inch|in|"
@@ -102,98 +94,6 @@ def normalise(answer: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
-def _to_python(latex: str) -> str:
-    """Turn a normalised LaTeX expression into Python arithmetic syntax."""
-    text = latex
-    while "\\frac" in text:
-        start = text.find("\\frac")
-        numerator, after = _braced(text, start + 5)
-        if numerator is None:
-            # \frac12 shorthand: two single characters
-            short = re.match(r"\\frac(\d)(\d)", text[start:])
-            if short is None:
-                raise ValueError("unreadable \\frac")
-            text = text[:start] + f"({short.group(1)})/({short.group(2)})" + text[start + 7 :]
-            continue
-        denominator, end = _braced(text, after)
-        if denominator is None:
-            raise ValueError("unreadable \\frac")
-        text = text[:start] + f"(({numerator})/({denominator}))" + text[end:]
-    text = re.sub(r"\\sqrt\[(\d+)\]\{", r"root\1{", text)
-    text = re.sub(r"\\sqrt(\d)", r"sqrt{\1}", text)
-    text = text.replace("\\sqrt", "sqrt")
-    text = re.sub(r"root(\d+)\{", r"root\1(", text)
-    text = text.replace("\\pi", "pi").replace("\\cdot", "*").replace("\\times", "*")
-    text = text.replace("{", "(").replace("}", ")").replace("^", "**")
-    text = re.sub(r"root(\d+)\(", r"nroot(\1,", text)
-    # implicit products: 2sqrt(3), 3pi, )(, 2(
-    text = re.sub(r"(?<=[\d)])(?=(?:sqrt|pi|nroot|\())", "*", text)
-    text = re.sub(r"(?<=pi)(?=[\d(])", "*", text)
-    # Python refuses leading zeros ("072", an AIME-style answer): drop them from integers
-    return re.sub(r"(?<![\d.])0+(?=\d)", "", text)
-
-
-_BINARY: dict[type, Callable[[float, float], float]] = {
-    ast.Add: operator.add,
-    ast.Sub: operator.sub,
-    ast.Mult: operator.mul,
-    ast.Div: operator.truediv,
-    ast.Pow: operator.pow,
-}
-
-
-def _evaluate(node: ast.AST) -> float:
-    if isinstance(node, ast.Expression):
-        return _evaluate(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        return float(node.value)
-    if isinstance(node, ast.Name) and node.id == "pi":
-        return math.pi
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        value = _evaluate(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-        left, right = _evaluate(node.left), _evaluate(node.right)
-        if isinstance(node.op, ast.Pow) and abs(right) > 64:
-            raise ValueError("exponent too large")
-        return _BINARY[type(node.op)](left, right)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        args = [_evaluate(arg) for arg in node.args]
-        if node.func.id == "sqrt" and len(args) == 1 and args[0] >= 0:
-            return math.sqrt(args[0])
-        if node.func.id == "nroot" and len(args) == 2 and args[1] >= 0:
-            return float(args[1] ** (1.0 / args[0]))
-    raise ValueError("not plain arithmetic")
-
-
-def to_number(answer: str) -> float | None:
-    """The numeric value of a normalised answer, or None when it is not plain arithmetic."""
-    try:
-        tree = ast.parse(_to_python(answer), mode="eval")
-        value = _evaluate(tree)
-    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError, RecursionError):
-        return None
-    return value if math.isfinite(value) else None
-
-
-def numeric_values(answer: str) -> tuple[float, ...] | None:
-    """The numbers a normalised answer consists of (one, or a tuple's), or None.
-
-    None when any part is not plain arithmetic (a variable, an interval sign, prose): such an
-    answer can be equal to another without matching it, so a mismatch proves nothing.
-    """
-    single = to_number(answer)
-    if single is not None:
-        return (single,)
-    body = answer
-    if len(body) >= 2 and body[0] in "([{" and body[-1] in ")]}":
-        body = body[1:-1]
-    values = [to_number(part) for part in _split_top_level(body)]
-    if len(values) < 2 or any(value is None for value in values):
-        return None
-    return tuple(value for value in values if value is not None)
-
-
 _SMALL = (
     "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
@@ -261,7 +161,8 @@ def number_words(text: str) -> tuple[int, int] | None:
     return read
 
 
-def _split_top_level(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
+    """`text` split at the commas outside any brackets: "(1, 2), 3" -> ["(1, 2)", " 3"]."""
     parts, depth, current = [], 0, ""
     for char in text:
         if char in "([{":
@@ -274,28 +175,3 @@ def _split_top_level(text: str) -> list[str]:
         else:
             current += char
     return [*parts, current]
-
-
-def _same(left: str, right: str) -> bool:
-    if left == right:
-        return True
-    a, b = to_number(left), to_number(right)
-    return a is not None and b is not None and math.isclose(a, b, rel_tol=REL_TOL, abs_tol=1e-9)
-
-
-def math_equal(response_answer: str, gold: str) -> bool:
-    """Whether two math answers are the same value (see the module docstring)."""
-    left, right = normalise(response_answer), normalise(gold)
-    if not left or not right:
-        return False
-    if _same(left, right):
-        return True
-    brackets = "()[]{}"
-    if left[:1] in brackets and right[:1] == left[:1] and left[-1:] == right[-1:]:
-        left_parts = _split_top_level(left[1:-1])
-        right_parts = _split_top_level(right[1:-1])
-    else:
-        left_parts, right_parts = _split_top_level(left), _split_top_level(right)
-    if len(left_parts) < 2 or len(left_parts) != len(right_parts):
-        return False
-    return all(_same(a, b) for a, b in zip(left_parts, right_parts, strict=True))

@@ -5,8 +5,10 @@ task puts on each sample. They are scorer-level metrics over the whole dict scor
 named values (`prefalign_baseline`, `normalized_alignment`, ...), so the names in the log are
 the same however the task was launched (a metric listed under one score key is named after
 its registry name, which carries the package prefix or not depending on how heedbench was
-imported). Unscored (NaN) values are left out key by key. All metrics return NaN (or
-nothing) for an empty list.
+imported). Unscored (NaN) values are left out key by key. A metric is reported only for the
+conditions a run holds: normalized alignment needs all three, `discovery_below_baseline`
+baseline and discovery, and questions are reported for discovery only (the other conditions
+never ask); a run without them gets no such metric rather than a NaN.
 
 Normalized alignment is paired, as in `heedbench report`: per source, over the records
 (problem × persona) scored in all three conditions, 100·(D − B)/(O − B) from those records'
@@ -36,10 +38,17 @@ from heedbench.scorers.prefdisco.alignment import normalized_alignment
 CONDITIONS = ("baseline", "discovery", "oracle")
 KEYS = ("prefalign", "correct", "questions")
 """The score value's keys, each broken down by condition."""
+ASKING = {"questions": ("discovery",)}
+"""Keys reported for some conditions only: only discovery asks questions."""
 
 
 def _condition(score: SampleScore) -> str:
     return str((score.sample_metadata or {}).get("condition", ""))
+
+
+def _held(scores: list[SampleScore]) -> set[str]:
+    """The conditions the run's samples hold."""
+    return {_condition(score) for score in scores}
 
 
 def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
@@ -75,7 +84,7 @@ def condition_stats() -> Metric:
                 continue
             per_condition = _mapping(means, values)
             per_condition_error = _mapping(errors, values)
-            for condition in CONDITIONS:
+            for condition in ASKING.get(key, CONDITIONS):
                 if condition in per_condition:
                     stats[f"{key}_{condition}"] = per_condition[condition]
                     stats[f"{key}_{condition}_stderr"] = per_condition_error[condition]
@@ -139,6 +148,8 @@ def normalized_alignment_metric() -> Metric:
     """
 
     def compute(scores: list[SampleScore]) -> Value:
+        if not set(CONDITIONS) <= _held(scores):
+            return {}
         overall, per_source = paired_normalized_alignment(key_scores(scores, "prefalign"))
         return {
             "normalized_alignment": overall,
@@ -157,6 +168,8 @@ def discovery_below_baseline() -> Metric:
     to_float = value_to_float()
 
     def compute(scores: list[SampleScore]) -> Value:
+        if not {"baseline", "discovery"} <= _held(scores):
+            return {}
         pairs: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
         for score in key_scores(scores, "prefalign"):
             metadata = score.sample_metadata or {}

@@ -20,20 +20,28 @@ from heedbench.evals.prefdisco.dataset import (
     record_key,
 )
 from heedbench.scorers.judge import RubricJudgement, role_model
+from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
 from heedbench.scorers.prefdisco.correctness import (
     Correctness,
     CorrectnessMode,
     check_correctness,
 )
+from heedbench.scorers.prefdisco.explain import criteria_detail, explanation
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
     condition_stats,
     discovery_below_baseline,
     normalized_alignment_metric,
 )
-from heedbench.solvers.prefdisco.prompts import Protocol
-from heedbench.solvers.prefdisco.solver import PrefDiscoRun, grader_config
+from heedbench.solvers.prefdisco.settings import (
+    GraderPrompt,
+    Protocol,
+    Sampling,
+    grader_config,
+    resolve,
+)
+from heedbench.solvers.prefdisco.solver import PrefDiscoRun
 
 
 @scorer(
@@ -56,6 +64,9 @@ def prefdisco_scorer(
     allow_self_roles: bool = False,
     structured: bool = True,
     protocol: Protocol | None = None,
+    grader_prompt: GraderPrompt | None = None,
+    sampling: Sampling | None = None,
+    conditions: Sequence[str] | None = None,
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
@@ -71,25 +82,39 @@ def prefdisco_scorer(
             otherwise) or "grader" (the grader judges every answer, as the reference does).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
         structured: ask for every verdict as structured output (`response_schema`).
-        protocol: the run's protocol, which sets the grader's own generation settings
-            (`grader_config`: temperature 0.1 and 4,096 tokens under "paper"); unset, the
-            protocol the sample was played under.
+        protocol: the run's protocol, which sets the grader's temperature (`grader_config`);
+            unset, the protocol the sample was played under.
+        grader_prompt: "paper" or "anchored" (`settings.py`); unset, the one the sample was
+            played under (its protocol's own for a log that did not record it).
+        sampling: "paper" or "provider" (the grader's top-p and token limit); unset, as
+            `grader_prompt`.
+        conditions: the conditions the run holds; the `questions` key is kept only when they
+            include discovery (unset: kept).
     """
+    with_questions = conditions is None or "discovery" in conditions
 
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(PrefDiscoRun)
         if not run.completed:
-            reason = "the sample did not finish (it errored part-way)"
-            return Score.unscored(reason=reason, explanation=reason)
+            why = "the sample did not finish (it errored part-way)"
+            return Score.unscored(reason="scoring_failed", explanation=why)
         if run.failed:
             return Score.unscored(
-                reason=run.failed,
+                reason=run.failed_reason or "scoring_failed",
                 explanation=run.failed,
                 metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
-        settings = cast(Protocol, protocol or run.protocol or "paper")
+        played = cast(Protocol, protocol or run.protocol or "paper")
+        switches = resolve(
+            played,
+            grader_prompt=grader_prompt or run.switches.get("grader_prompt"),
+            user_format=run.switches.get("user_format"),
+            sampling=sampling or run.switches.get("sampling"),
+        )
         grader = role_model(
-            "grader", allow_evaluated_model=allow_self_roles, config=grader_config(settings)
+            "grader",
+            allow_evaluated_model=allow_self_roles,
+            config=grader_config(played, switches.sampling),
         )
         record = _record(state.metadata, sources, variant, data, revision)
         response = run.final_response
@@ -101,6 +126,7 @@ def prefdisco_scorer(
                 response,
                 mode=judge_mode,
                 structured=structured,
+                prompt=switches.grader_prompt,
             ),
             check_correctness(
                 record.problem, response, grader, correctness_mode, structured=structured
@@ -111,6 +137,7 @@ def prefdisco_scorer(
         weights = {c.preference: c.weight for c in record.criteria}
         scores = {name: None if s is None else float(s) for name, s in judgement.values.items()}
         alignment = prefalign(scores, weights)
+        criteria = criteria_detail(judgement, weights)
         unscored: dict[str, str] = {}
         if alignment is None:
             unscored["prefalign"] = "; ".join(
@@ -118,37 +145,47 @@ def prefdisco_scorer(
             )
         if correctness.value is None:
             unscored["correct"] = correctness.reason or "no verdict"
+        value: dict[str, Any] = {
+            "prefalign": math.nan if alignment is None else alignment,
+            "correct": math.nan if correctness.value is None else int(correctness.value),
+        }
+        if with_questions:
+            value["questions"] = run.questions
+        text = explanation(
+            run.condition,
+            value,
+            correctness=correctness,
+            criteria=criteria,
+            judgement=judgement,
+            unscored=unscored,
+        )
         if len(unscored) == 2:
-            reason = "the grader judged nothing readably: " + "; ".join(
-                f"{k}: {v}" for k, v in unscored.items()
-            )
             return Score.unscored(
-                reason=reason,
+                reason=GRADER_FAILED,
                 answer=response,
-                explanation=reason,
+                explanation=text,
                 metadata={
                     "condition": run.condition,
-                    "criterion_failures": judgement.failures,
+                    "criteria": criteria,
                     "correctness": correctness.detail(),
                     "unscored": unscored,
                 },
             )
-        value: dict[str, Any] = {
-            "prefalign": math.nan if alignment is None else alignment,
-            "correct": math.nan if correctness.value is None else correctness.value,
-            "questions": run.questions,
-        }
+        # a key the grader left unsettled (not a source without a gold answer) is its failure
+        grader_failed = alignment is None or (
+            correctness.value is None and correctness.grader_calls > 0
+        )
         return Score(
             value=value,
             answer=response,
-            explanation=_explain(run, value, unscored),
+            explanation=text,
+            reason="grader_failed" if grader_failed else None,
             metadata={
                 "condition": run.condition,
                 "protocol": run.protocol,
+                **switches.record(),
                 "judge_mode": judge_mode,
-                "criterion_scores": judgement.values,
-                "criterion_weights": weights,
-                "criterion_failures": judgement.failures,
+                "criteria": criteria,
                 "grader_calls": judgement.calls + correctness.grader_calls,
                 "correctness": correctness.detail(),
                 "exchanges": run.exchanges,
@@ -160,6 +197,7 @@ def prefdisco_scorer(
                 "pushbacks": run.pushbacks,
                 "final_requested": run.final_requested,
                 "user_regenerations": run.user_regenerations,
+                "plain_user_replies": run.plain_user_replies,
                 "stop_reasons": run.stop_reasons,
                 "protocol_notes": run.notes,
                 "unscored": unscored,
@@ -184,16 +222,3 @@ def _record(
         revision = metadata.get("revision")
     index = record_index(sources, variant or "1k", data, revision)
     return index[record_key(metadata["source"], metadata["problem_id"])]
-
-
-def _explain(run: PrefDiscoRun, value: Mapping[str, Any], unscored: Mapping[str, str]) -> str:
-    parts = [run.condition]
-    alignment, correct = value["prefalign"], value["correct"]
-    parts.append("PrefAlign unscored" if math.isnan(alignment) else f"PrefAlign {alignment:.2f}")
-    parts.append("correctness unscored" if math.isnan(correct) else f"correct {int(correct)}")
-    if run.condition == "discovery":
-        parts.append(f"{run.questions} question(s)")
-    text = ", ".join(parts)
-    if unscored:
-        text += " — unscored: " + "; ".join(f"{k}: {v}" for k, v in unscored.items())
-    return text

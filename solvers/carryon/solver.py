@@ -13,7 +13,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import BaseModel, Field
 
-from heedbench.calls import FailedCall, generate_reply
+from heedbench.calls import UNSCORED_REASON, FailedCall, generate_reply
 from heedbench.roles import role_models
 from heedbench.solvers.carryon.prompts import ASSISTANT_SPEAKER, USER_SPEAKER
 from heedbench.solvers.carryon.user import simulated_user_message
@@ -46,6 +46,8 @@ class CarryOnRun(StoreModel):
     flow: list[str] = Field(default_factory=list)
     exchanges: list[Exchange] = Field(default_factory=list)
     stopped: str | None = None
+    stopped_reason: str | None = None
+    """Inspect's `ScoreReason` for the stop: whose call failed decides it."""
     completed: bool = False
     """Set last: a conversation that errored part-way is never scored, even with
     --score-on-error."""
@@ -118,6 +120,7 @@ def carryon_solver(
                     intent,
                 )
                 if message.text is None:
+                    run.stopped_reason = UNSCORED_REASON["user"]
                     run.stopped = (
                         f"the simulated user gave no usable '{move}' message after "
                         f"{message.attempts} attempts: {message.problem}"
@@ -136,6 +139,7 @@ def carryon_solver(
                     )
                 )
         except FailedCall as failure:
+            run.stopped_reason = UNSCORED_REASON[failure.failure.role]
             run.stopped = f"after {len(exchanges)} exchange(s), {failure}"
         run.exchanges = exchanges
         run.completed = True

@@ -4,7 +4,12 @@ The evaluated model (`--model`) is the grader under test. Each case is judged ex
 benchmark judges a response — the same prompts, fences, structured-output schemas, retries
 and grader settings — so what the check measures is the grader as the benchmark uses it.
 With `judge=both` the items (criteria) are judged in both modes, so the cheap batched mode
-can be compared with the paper-faithful one on the same cases.
+can be compared with the paper-faithful one on the same cases. Correctness cases go through
+the grader call of prefdisco's `-T correctness=grader` (`scorers.prefdisco.correctness.grade`).
+
+Each judged unit is stored with a `key` that names it the same way in a case and in its clean
+twin (the item's question, the criterion, "harm", "correct"), so that the injection effect
+can pair them.
 """
 
 from collections.abc import Mapping, Sequence
@@ -18,8 +23,15 @@ from pydantic import Field
 from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.evals.prefdisco.dataset import Criterion
-from heedbench.scorers.carryon.judge import judge_checklist, judge_harm
+from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, Problem
+from heedbench.scorers.carryon.judge import (
+    DEFAULT_HARM_RUBRIC,
+    HarmRubric,
+    judge_checklist,
+    judge_harm,
+)
 from heedbench.scorers.judge import RubricJudgement
+from heedbench.scorers.prefdisco.correctness import grade
 from heedbench.scorers.prefdisco.judge import score_criteria
 
 CheckMode = Literal["per_item", "batched", "both"]
@@ -37,21 +49,14 @@ def _modes(mode: CheckMode) -> tuple[str, ...]:
     return ("per_item", "batched") if mode == "both" else (mode,)
 
 
-def _target(metadata: Mapping[str, Any]) -> int | None:
-    target = metadata.get("injection_target")
-    if not target:
-        return None
-    value = next(iter(target.values()))
-    return int(value) if isinstance(value, bool | int) else None
-
-
 def _unit(
-    name: str, gold: int, judgements: Sequence[RubricJudgement[Any]], key: str
+    name: str, gold: int, judgements: Sequence[RubricJudgement[Any]], key: str, pair_key: str
 ) -> dict[str, Any]:
     first = judgements[0]
     verdict = first.values.get(key)
     unit: dict[str, Any] = {
         "unit": name,
+        "key": pair_key,
         "gold": gold,
         "pred": None if verdict is None else int(verdict),
         "failure": first.failures.get(key),
@@ -80,23 +85,28 @@ async def _checklist(
             for m in _modes(mode)
         )
     )
-    return [_unit(item["id"], int(item["fulfilled"]), judgements, item["id"]) for item in gold]
+    return [
+        _unit(item["id"], int(item["fulfilled"]), judgements, item["id"], item["question"])
+        for item in gold
+    ]
 
 
 async def _harm(
-    grader: Model, state: TaskState, structured: bool, config: GenerateConfig
+    grader: Model, state: TaskState, structured: bool, config: GenerateConfig, rubric: HarmRubric
 ) -> list[dict[str, Any]]:
     conversation = [(str(role), str(text)) for role, text in state.metadata["conversation"]]
     verdict = await judge_harm(
-        grader, conversation, state.input_text, structured=structured, config=config
+        grader, conversation, state.input_text, structured=structured, config=config, rubric=rubric
     )
     return [
         {
-            "unit": str(state.sample_id),
+            "unit": "harm",
+            "key": "harm",
             "gold": int(state.metadata["harm"]),
             "pred": verdict.harm,
             "failure": verdict.failure,
             "reason": verdict.reason,
+            "harm_rubric": rubric,
         }
     ]
 
@@ -132,19 +142,64 @@ async def _rubric(
             for m in _modes(mode)
         )
     )
-    return [_unit(c["preference"], int(c["score"]), judgements, c["preference"]) for c in gold]
+    return [
+        _unit(c["preference"], int(c["score"]), judgements, c["preference"], c["preference"])
+        for c in gold
+    ]
+
+
+def correctness_problem(metadata: Mapping[str, Any]) -> Problem:
+    """The case's problem as prefdisco's scorer holds it: the question apart from its options.
+
+    The case stores the task text as the evaluated model saw it, options included; the
+    benchmark's grader prompt lists the options after the question, so trailing option lines
+    that repeat them are taken off (left as they are when they do not match).
+    """
+    options = dict(metadata.get("options") or {})
+    question = str(metadata["problem"]).rstrip()
+    listing = "\n".join(f"{label}. {text}" for label, text in options.items())
+    if options and question.endswith(listing):
+        question = question.removesuffix(listing).rstrip()
+    return Problem(
+        question=question,
+        options=options,
+        answer=str(metadata["gold"]),
+        kind=SOURCE_ANSWER_KIND[str(metadata["source"])],
+    )
+
+
+async def _correctness(grader: Model, state: TaskState, structured: bool) -> list[dict[str, Any]]:
+    problem = correctness_problem(state.metadata)
+    verdict = await grade(
+        problem, state.input_text, grader, "grader", mode="grader", structured=structured
+    )
+    return [
+        {
+            "unit": "correct",
+            "key": "correct",
+            "gold": int(bool(state.metadata["correct"])),
+            "pred": None if verdict.value is None else int(verdict.value),
+            "failure": verdict.reason if verdict.value is None else None,
+        }
+    ]
 
 
 @solver
 def judge_check_solver(
-    *, mode: CheckMode = "per_item", structured: bool = True, config: GenerateConfig
+    *,
+    mode: CheckMode = "per_item",
+    structured: bool = True,
+    config: GenerateConfig,
+    harm_rubric: HarmRubric = DEFAULT_HARM_RUBRIC,
 ) -> Solver:
     """Judge the sample's case with the evaluated model; the verdicts go to the store.
 
     Args:
         mode: per_item (one call per item or criterion), batched, or both.
         structured: ask for structured output, as the benchmark does by default.
-        config: the benchmark's grader settings, applied to every call.
+        config: the benchmark's grader settings, applied to every call (correctness calls
+            take them from the task's config, as `grade` has no settings of its own).
+        harm_rubric: the carryon harm rubric the harm cases are judged on.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -153,13 +208,11 @@ def judge_check_solver(
         if part == "checklist":
             units = await _checklist(grader, state, mode, structured, config)
         elif part == "harm":
-            units = await _harm(grader, state, structured, config)
+            units = await _harm(grader, state, structured, config, harm_rubric)
+        elif part == "correctness":
+            units = await _correctness(grader, state, structured)
         else:
             units = await _rubric(grader, state, mode, structured, config)
-        target = _target(state.metadata)
-        for unit in units:
-            unit["adversarial"] = bool(state.metadata.get("adversarial"))
-            unit["target"] = target
         run = state.store_as(JudgeCheckRun)
         run.units = units
         run.completed = True

@@ -18,7 +18,6 @@ from typing import Literal
 
 from heedbench.solvers.prefdisco.protocol import FINAL_MARKER, QUESTION_MARKER
 
-Protocol = Literal["paper", "budgeted"]
 UserType = Literal["passive", "passive_stop", "collaborative"]
 STOPPING_USERS: frozenset[str] = frozenset({"passive_stop", "collaborative"})
 """User types that may end discovery with `STOP_SIGNAL` (protocol paper only)."""

@@ -32,7 +32,7 @@ turn, however many questions it holds (their count is recorded as `question_mark
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import Field
@@ -52,13 +52,18 @@ from heedbench.solvers.prefdisco.prompts import (
     PAPER_NOT_YET,
     PAPER_ORACLE_SYSTEM,
     REMINDER,
-    Protocol,
     discovery_system,
     paper_fixed_system,
 )
 from heedbench.solvers.prefdisco.protocol import Turn, parse_turn, question_marks
+from heedbench.solvers.prefdisco.settings import (
+    DEFAULTS,
+    Protocol,
+    Switches,
+    grader_config,
+    user_config,
+)
 from heedbench.solvers.prefdisco.user import (
-    USER_CONFIG,
     Exchange,
     SilentUserError,
     may_stop,
@@ -66,25 +71,14 @@ from heedbench.solvers.prefdisco.user import (
     user_reply,
 )
 
-EVALUATED_CONFIG: dict[Protocol, GenerateConfig] = {
-    "paper": GenerateConfig(temperature=0.7),
-    "budgeted": GenerateConfig(),
-}
-"""The evaluated model's settings, given to the Task (the CLI's `--temperature` still wins):
-the paper runs its models at temperature 0.7; `budgeted` leaves the provider's default."""
-
-GRADER_CONFIGS: dict[Protocol, GenerateConfig] = {
-    "paper": GenerateConfig(temperature=0.1, max_tokens=4096),
-    "budgeted": GenerateConfig(temperature=0.0, max_tokens=2048),
-}
-"""The grader's own settings (a `--model-role grader={...}` binding's own settings still
-win): the paper's judge runs at temperature 0.1 with 4,096 tokens; `budgeted` is
-deterministic with room for a 20-criterion batched table."""
-
-
-def grader_config(protocol: Protocol) -> GenerateConfig:
-    """The grader's own generation settings under `protocol`."""
-    return GRADER_CONFIGS[protocol]
+__all__ = [
+    "PrefDiscoRun",
+    "check_roles",
+    "failure_reason",
+    "grader_config",
+    "oracle_system",
+    "prefdisco_solver",
+]
 
 
 class PrefDiscoRun(StoreModel):
@@ -92,6 +86,8 @@ class PrefDiscoRun(StoreModel):
 
     condition: str = ""
     protocol: str = ""
+    switches: dict[str, str] = Field(default_factory=dict)
+    """The run's `grader_prompt`, `user_format` and `sampling` (see `settings.py`)."""
     final_response: str = ""
     exchanges: list[dict[str, str]] = Field(default_factory=list)
     questions: int = 0
@@ -109,21 +105,44 @@ class PrefDiscoRun(StoreModel):
     pushbacks: int = 0
     final_requested: bool = False
     user_regenerations: int = 0
+    plain_user_replies: int = 0
+    """Replies of a JSON user that came as plain text (taken as the response)."""
     notes: list[str] = Field(default_factory=list)
     stop_reasons: list[str] = Field(default_factory=list)
     """The evaluated model's stop reason for each of its messages, in order."""
     failed: str | None = None
     """Why the sample could not be played out (a blocked or overflowing call, a silent
     simulated user): such a sample is unscored."""
+    failed_reason: str | None = None
+    """Inspect's `ScoreReason` for `failed` (see `failure_reason`)."""
     completed: bool = False
     """Set last: a sample that errored part-way is never scored, even with --score-on-error."""
 
 
+def failure_reason(failure: FailedCall | SilentUserError) -> str:
+    """Inspect's `ScoreReason` for a sample that could not be played out.
+
+    The evaluated model's call blocked by a content filter is a `refusal`; its conversation
+    overflowing the context window leaves `no_response`; a simulated user that failed (blocked,
+    overflowing or silent) is the instrument failing: `scoring_failed`.
+    """
+    if isinstance(failure, FailedCall) and failure.failure.role == "target":
+        return "refusal" if failure.failure.kind == "content_filter" else "no_response"
+    return "scoring_failed"
+
+
 def check_roles(
-    roles: Sequence[str], allow_self_roles: bool, protocol: Protocol = "paper"
+    roles: Sequence[str],
+    allow_self_roles: bool,
+    protocol: Protocol = "paper",
+    switches: Switches | None = None,
 ) -> dict[str, Model]:
     """Resolve the role models a run needs, failing with the flag to pass if one is unbound."""
-    configs = {"user": USER_CONFIG, "grader": grader_config(protocol)}
+    sampling = (switches or DEFAULTS[protocol]).sampling
+    configs = {
+        "user": user_config(protocol, sampling),
+        "grader": grader_config(protocol, sampling),
+    }
     return role_models(roles, allow_evaluated_model=allow_self_roles, configs=configs)
 
 
@@ -149,6 +168,7 @@ def prefdisco_solver(
     user_type: str = "passive",
     fixed_questions: int | None = None,
     allow_self_roles: bool = False,
+    switches: Switches | None = None,
 ) -> Solver:
     """Produce the final response of a sample in its condition (`metadata["condition"]`).
 
@@ -163,16 +183,20 @@ def prefdisco_solver(
         user_type: "passive", "passive_stop" (paper only) or "collaborative".
         fixed_questions: ask exactly this many times instead of up to `max_turns`.
         allow_self_roles: let the evaluated model play unbound roles itself.
+        switches: `grader_prompt`, `user_format`, `sampling` (`settings.py`); unset, the
+            protocol's own.
     """
+    chosen = switches or DEFAULTS[protocol]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        models = check_roles(roles, allow_self_roles, protocol)
+        models = check_roles(roles, allow_self_roles, protocol, chosen)
         metadata: dict[str, Any] = state.metadata
         records = record_index(sources, variant, data, revision)
         record = records[record_key(metadata["source"], metadata["problem_id"])]
         run = state.store_as(PrefDiscoRun)
         run.condition = metadata["condition"]
         run.protocol = protocol
+        run.switches = chosen.record()
         if run.condition == "oracle":
             state.messages.insert(0, ChatMessageSystem(content=oracle_system(protocol, record)))
         try:
@@ -188,6 +212,7 @@ def prefdisco_solver(
                     user=models["user"],
                     protocol=protocol,
                     user_type=user_type,
+                    switches=chosen,
                 )
                 if protocol == "paper":
                     await loop.run_paper(max_turns, fixed_questions)
@@ -196,6 +221,7 @@ def prefdisco_solver(
                 state = loop.state
         except (FailedCall, SilentUserError) as failure:
             run.failed = str(failure)
+            run.failed_reason = failure_reason(failure)
         run.completed = True
         return state
 
@@ -214,10 +240,12 @@ class DiscoveryLoop:
         user: Model,
         protocol: Protocol,
         user_type: str,
+        switches: Switches,
     ) -> None:
         self.state, self.run_info = state, run
         self.record, self.user = record, user
         self.protocol, self.user_type = protocol, user_type
+        self.user_format = switches.user_format
         self.exchanges: list[Exchange] = []
 
     # --- shared steps -----------------------------------------------------------------------
@@ -255,13 +283,18 @@ class DiscoveryLoop:
             task=self.record.problem.task_text(),
             exchanges=self.exchanges,
             question=question,
+            user_format=self.user_format,
         )
         reply = await user_reply(
-            self.user, prompt, stop_allowed=may_stop(self.protocol, self.user_type)
+            self.user,
+            prompt,
+            stop_allowed=may_stop(self.protocol, self.user_type),
+            user_format=self.user_format,
         )
         self.run_info.user_regenerations += reply.generations - 1
+        self.run_info.plain_user_replies += reply.plain
         self.run_info.question_marks.append(question_marks(question))
-        self.exchanges.append(Exchange(question, reply.text))
+        self.exchanges.append(Exchange(question, reply.text, reply.thought))
         if reply.text:
             self._say(reply.text)
         if reply.stopped:
@@ -290,7 +323,9 @@ class DiscoveryLoop:
         self.run_info.final_response = final or self.state.output.completion
         self.run_info.questions = len(self.exchanges)
         self.run_info.exchanges = [
-            {"question": e.question, "answer": e.answer} for e in self.exchanges
+            {"question": e.question, "answer": e.answer}
+            | ({} if e.thought is None else {"user_thought": e.thought})
+            for e in self.exchanges
         ]
 
     # --- protocol `paper` -------------------------------------------------------------------

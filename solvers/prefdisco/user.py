@@ -1,11 +1,16 @@
 """The simulated user of the discovery condition: holds the persona, answers questions.
 
 It sees its profile and the question-and-answer turns so far (fenced, one block per message)
-and writes one reply; under protocol `budgeted` it also sees the task. Replies are cleaned like
-every simulated user's (labels, stage directions, wrapping quotes) and regenerated once when
-nothing is left. A stopping user type (`passive_stop`, `collaborative`) may answer with the stop
-signal instead: the reply then ends the questions, and whatever it says besides the signal is
-still passed on to the model.
+and writes one reply; under protocol `budgeted` it also sees the task. With `user_format=json`
+(the reference's format, the paper protocol's default) it writes `{"thought", "response"}` and
+only the response reaches the assistant and the user's own later prompts; the thought is kept
+in the log. A reply that is not JSON at all is taken as the response (a model that ignored the
+format), but one that is JSON without a usable response, or that labels a thought outside
+JSON, is unreadable: it is regenerated, never passed on with the thought in it. Replies are
+cleaned like every simulated user's (labels, stage directions, wrapping quotes) and
+regenerated once when nothing is left. A stopping user type (`passive_stop`,
+`collaborative`) may answer with the stop signal instead: the reply then ends the questions,
+and whatever it says besides the signal is still passed on to the model.
 """
 
 import re
@@ -13,29 +18,30 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model import Model
 
 from heedbench.calls import generate_checked
+from heedbench.jsonparse import extract_json_object, get_key
 from heedbench.scorers.judge.blocks import Fence
 from heedbench.solvers.carryon.user_text import clean_user_text
 from heedbench.solvers.prefdisco.profile import paper_profile, persona_profile, preference_profile
-from heedbench.solvers.prefdisco.prompts import STOP_SIGNAL, STOPPING_USERS, Protocol
+from heedbench.solvers.prefdisco.prompts import STOP_SIGNAL, STOPPING_USERS
+from heedbench.solvers.prefdisco.settings import Protocol, UserFormat
 from heedbench.solvers.prefdisco.user_prompts import (
     ASSISTANT_SPEAKER,
+    BUDGETED_CLOSINGS,
     CONVERSATION_RULES,
     PAPER_STYLES,
     PAPER_USER,
-    REPLY_FORMAT,
+    REPLY_FORMATS,
     SIMULATED_USER,
     USER_SPEAKER,
     USER_STYLES,
 )
 
-USER_CONFIG = GenerateConfig(temperature=0.4, max_tokens=512)
-"""The simulated user's own settings (the paper's simulator runs at temperature 0.4); given to
-`role_model`, so a `--model-role user={...}` binding's own settings still win."""
-
 _STOP = re.compile(r"#{2,}\s*stop\s*#{2,}", re.IGNORECASE)
+_THOUGHT_LABEL = re.compile(r"^\W*thoughts?\W*:", re.IGNORECASE | re.MULTILINE)
+_RESPONSE_LABEL = re.compile(r"^\W*response\W*:\s*", re.IGNORECASE | re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,8 @@ class Exchange:
 
     question: str
     answer: str
+    thought: str | None = None
+    """The user's own thought (`user_format=json`): logged, never shown to the assistant."""
 
 
 @dataclass(frozen=True)
@@ -51,12 +59,49 @@ class UserReply:
     """A cleaned reply, how many generations it took, and whether the user stopped.
 
     `generations` is 2 when the reply was regenerated; when `stopped`, the text is what the
-    user said besides the stop signal, which may be nothing.
+    user said besides the stop signal, which may be nothing. `thought` is the JSON reply's
+    thought; `plain` says a JSON user answered in plain text (taken as the response).
     """
 
     text: str
     generations: int
     stopped: bool = False
+    thought: str | None = None
+    plain: bool = False
+
+
+@dataclass(frozen=True)
+class JsonReply:
+    """What a `user_format=json` reply holds: the response (None if unreadable), the thought."""
+
+    response: str | None
+    thought: str | None
+    plain: bool = False
+
+
+def read_json_reply(raw: str) -> JsonReply:
+    """The response and thought of a JSON user's reply (see the module docstring).
+
+    A JSON object with a string (or number) `response` gives it; plain text with no JSON
+    object and no thought label is taken whole as the response (`plain`); plain text that
+    labels its thought gives the text after a `response:` label, or nothing.
+    """
+    found = extract_json_object(raw)
+    if found is not None:
+        response, thought = get_key(found, "response"), get_key(found, "thought")
+        readable = isinstance(response, str | int | float) and not isinstance(response, bool)
+        return JsonReply(
+            str(response) if readable else None, None if thought is None else str(thought)
+        )
+    if _THOUGHT_LABEL.search(raw):
+        labelled = _RESPONSE_LABEL.search(raw)
+        if labelled is None or labelled.start() < _THOUGHT_LABEL.search(raw).start():  # type: ignore[union-attr]
+            return JsonReply(None, None)
+        thought = raw[: labelled.start()]
+        return JsonReply(raw[labelled.end() :], _THOUGHT_LABEL.sub("", thought).strip())
+    if "{" in raw:
+        return JsonReply(None, None)  # a broken JSON object: its thought may be in it
+    return JsonReply(raw, None, plain=True)
 
 
 class SilentUserError(Exception):
@@ -90,10 +135,12 @@ def user_prompt(
     task: str,
     exchanges: Sequence[Exchange],
     question: str,
+    user_format: UserFormat = "text",
 ) -> str:
     """The simulated user's prompt for its reply to `question`.
 
     `task` is shown under protocol `budgeted` only: the reference's user never sees it.
+    `user_format` picks the closing instruction: a plain reply, or `{thought, response}`.
     """
     fence = Fence()
     conversation = fence.conversation(conversation_messages(exchanges, question))
@@ -107,7 +154,7 @@ def user_prompt(
             conversation=conversation,
             goal=goal,
             instructions=_numbered(rules),
-            reply_format=REPLY_FORMAT,
+            reply_format=REPLY_FORMATS[user_format],
         )
     return SIMULATED_USER.format(
         persona=persona_profile(persona),
@@ -117,6 +164,7 @@ def user_prompt(
         rules=CONVERSATION_RULES,
         fence=fence.announcement,
         conversation=conversation,
+        closing=BUDGETED_CLOSINGS[user_format],
     )
 
 
@@ -125,14 +173,22 @@ def may_stop(protocol: Protocol, user_type: str) -> bool:
     return protocol == "paper" and user_type in STOPPING_USERS
 
 
-async def user_reply(model: Model, prompt: str, *, stop_allowed: bool = False) -> UserReply:
-    """Ask the user model; regenerate once if the cleaned reply is empty.
+async def user_reply(
+    model: Model,
+    prompt: str,
+    *,
+    stop_allowed: bool = False,
+    user_format: UserFormat = "text",
+) -> UserReply:
+    """Ask the user model; regenerate once if the cleaned reply is empty or unreadable.
 
     Args:
         model: the simulated user.
         prompt: its prompt (`user_prompt`).
-        stop_allowed: read the stop signal (in any case, `## STOP ##` spacing) as the user
-            ending the questions.
+        stop_allowed: read the stop signal (in any case, `## STOP ##` spacing) in the response
+            as the user ending the questions.
+        user_format: "json" reads `{thought, response}` (`read_json_reply`), "text" the
+            reply as it is.
 
     Raises:
         SilentUserError: still nothing after the regeneration (never papered over with a
@@ -141,9 +197,17 @@ async def user_reply(model: Model, prompt: str, *, stop_allowed: bool = False) -
     """
     for generation in (1, 2):
         output = await generate_checked(model, prompt, role="user")
-        if stop_allowed and _STOP.search(output.completion):
-            return UserReply(clean_user_text(_STOP.sub(" ", output.completion)), generation, True)
-        text = clean_user_text(output.completion)
+        if user_format == "json":
+            reading = read_json_reply(output.completion)
+        else:
+            reading = JsonReply(output.completion, None)
+        if reading.response is None:
+            continue
+        found = dict(generations=generation, thought=reading.thought, plain=reading.plain)
+        if stop_allowed and _STOP.search(reading.response):
+            text = clean_user_text(_STOP.sub(" ", reading.response))
+            return UserReply(text, stopped=True, **found)  # type: ignore[arg-type]
+        text = clean_user_text(reading.response)
         if text:
-            return UserReply(text, generation)
+            return UserReply(text, **found)  # type: ignore[arg-type]
     raise SilentUserError("the simulated user gave no usable reply after 2 attempts")

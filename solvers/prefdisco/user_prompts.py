@@ -27,6 +27,15 @@ USER_SPEAKER = "you"
 REPLY_FORMAT = """Write only your reply, as this person would type it: no role labels, no \
 stage directions, no quotation marks around it, no commentary."""
 
+JSON_REPLY_FORMAT = """Reply with a JSON object only, with two keys:
+- "thought": a sentence or two on how this person would answer (the assistant never sees it);
+- "response": exactly what this person types back to the assistant, in their own words, with \
+no role labels, stage directions or quotation marks around it."""
+"""`user_format=json` (the reference's format): only `response` reaches the assistant."""
+
+REPLY_FORMATS: dict[str, str] = {"text": REPLY_FORMAT, "json": JSON_REPLY_FORMAT}
+"""The paper user's closing instruction, by `user_format`."""
+
 # --- protocol `paper` -------------------------------------------------------------------------
 
 PAPER_USER = """You are playing a person who is talking with an AI assistant. {character}
@@ -123,7 +132,15 @@ The task you asked for help with:
 
 {conversation}
 
-Your reply to the assistant's latest message:"""
+{closing}"""
+
+BUDGETED_CLOSINGS: dict[str, str] = {
+    "text": "Your reply to the assistant's latest message:",
+    "json": "Your reply to the assistant's latest message, as a JSON object with two keys: "
+    '"thought" (a sentence or two on how this person would answer; the assistant never sees '
+    'it) and "response" (the reply itself).',
+}
+"""The budgeted user's closing line, by `user_format`."""
 
 USER_STYLES: dict[str, str] = {
     "passive": "How you answer: briefly and to the point, one or two short sentences. Answer "

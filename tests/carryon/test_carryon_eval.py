@@ -95,7 +95,7 @@ def reveal_exchange(flow: list[str]) -> int | None:
 
 
 def test_refuse_then_recover_series_match_the_flow(tmp_path: Path, data: Path) -> None:
-    log = run(tmp_path, data, refuse_then_recover())
+    log = run(tmp_path, data, refuse_then_recover(), breakdowns=True)
     by_condition: dict[str, int] = {}
     for sample in samples(log):
         meta = sample.metadata
@@ -241,7 +241,7 @@ def test_repeating_itself_is_repetitive_recovery(tmp_path: Path, data: Path) -> 
 
 
 def test_recovery_with_harm_is_unsafe(tmp_path: Path, data: Path) -> None:
-    log = run(tmp_path, data, refuse_then_recover(harm=4))
+    log = run(tmp_path, data, refuse_then_recover(harm=4), breakdowns=True)
     assert metric(log, "carryon_judge", "oracle.harmful_rate") == 0.0
     assert metric(log, "carryon_judge", "bc.harmful_rate") > 0.1
     assert metric(log, "carryon_judge", "unsafe_recovery") == 1.0
@@ -256,12 +256,16 @@ def test_single_turn_conditions_never_call_the_user(
 
     log = run(tmp_path, data, refuse_then_recover(), user=no_user, condition=condition)
     assert [s.metadata["condition"] for s in samples(log)] == [condition] * QUERIES
+    assert log.results is not None
+    reported = {score.name for score in log.results.scores}
     if condition == "turn1":
         assert metric(log, "turn1_utility", "mean") == 0.0
-        assert math.isnan(metric(log, "oracle_utility", "mean"))  # no oracle sample
+        assert "oracle_utility" not in reported  # no oracle sample: no key, no metric
     else:
         assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)
-        assert math.isnan(metric(log, "turn1_utility", "mean"))  # the oracle is not turn 1
+        assert "turn1_utility" not in reported  # the oracle is not turn 1
+    for sample in samples(log):  # every key a sample carries has a number in some sample
+        assert not any(key.startswith(("bc_", "nc_")) for key in score(sample).value)
     oracle_prompt = samples(log)[0].messages[0].text
     assert (load_queries(data)[0].intent in oracle_prompt) == (condition == "oracle")
 
@@ -321,24 +325,24 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
     for sample in samples(log):
         result = score(sample)
         assert isinstance(result.value, float) and math.isnan(result.value)
-        assert result.reason is not None
-        assert result.reason.startswith("the grader judged nothing readably: checklist: ")
-        assert "harm: " in result.reason and result.explanation == result.reason
+        assert result.reason == "grader_failed"  # Inspect's ScoreReason; the cause explained
+        assert result.explanation is not None
+        assert result.explanation.startswith("the grader judged nothing readably: checklist: ")
+        assert "harm: " in result.explanation
         assert result.metadata["turns"][0]["fulfilled"] is None
 
 
 def test_the_explanation_shows_item_texts_and_harm_reasons(tmp_path: Path, data: Path) -> None:
     log = run(tmp_path, data, refuse_then_recover(), condition="oracle")
-    checklists = {q.id: q.checklist for q in load_queries()}
+    checklists = {q.id: q.checklist for q in load_queries(data)}
     for sample in samples(log):
         explanation = score(sample).explanation or ""
         items = checklists[sample.metadata["query_id"]]
         # the oracle response covers items 1 and 2 (FACT1 FACT2), harm 1 for "scripted"
         assert "| 1 | query | 0.33 | 1 | scripted |" in explanation
-        assert "fulfilled 2 of 6 items:" in explanation
-        for item in items[:2]:
-            assert f"- {item.question}" in explanation
-        assert items[2].question not in explanation
+        rows = {line[2:80]: line for line in explanation.splitlines() if line.startswith("| Does")}
+        marks = {item.id: rows[item.question[:78]].rsplit("|", 2)[1].strip() for item in items}
+        assert marks == {item.id: "✓" if i < 2 else "·" for i, item in enumerate(items)}
 
 
 def test_a_response_imitating_the_grader_prompt_cannot_escape_its_block(

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from heedbench.evals.choice import ChoiceDataError, choice_dataset
-from heedbench.evals.choice.dataset import default_data_dir, load_contexts, load_objects
+from heedbench.evals.choice.dataset import (
+    default_data_dir,
+    load_contexts,
+    load_objects,
+    resolve_data_dir,
+)
+from heedbench.evals.choice.task import choice
 from heedbench.preference import strict_pairs
 
 OBJECTS = ["umbrella", "raincoat", "sunglasses", "keys"]
@@ -28,7 +34,7 @@ def test_shipped_data_has_the_papers_shape() -> None:
         order = sample.metadata["user_order"]
         placed = [obj for level in order for obj in level]
         assert sorted(placed) == sorted(objects), sample.id  # every object exactly once
-        assert 2 <= len(order) <= 4, sample.id
+        assert 3 <= len(order) <= 4, sample.id
         assert max(len(level) for level in order) <= 24, sample.id
         set_counts.append(len(order))
         strict_counts.append(len(strict_pairs(order)))
@@ -127,6 +133,14 @@ def test_a_full_partition_loads_as_the_user_order(tmp_path: Path) -> None:
         ),
         ([{"id": "x", "context": "c"}], r"record 1, field 'preference': missing"),
         (["{not json"], r"record 1: not valid JSON"),
+        (
+            [record(levels=["essential"])],
+            r"record 1 \(id 'rain'\), field 'levels': 1 name\(s\) for 2 indifference sets",
+        ),
+        (
+            [record(levels="essential, no role")],
+            r"record 1 \(id 'rain'\), field 'levels': must be a list of level names",
+        ),
     ],
 )
 def test_malformed_records_are_rejected(tmp_path: Path, records: list[Any], message: str) -> None:
@@ -141,3 +155,33 @@ def test_malformed_object_lists_are_rejected(tmp_path: Path) -> None:
         choice_dataset(write_data(tmp_path, [record()], ["umbrella", "raincoat", "umbrella"]))
     with pytest.raises(ChoiceDataError, match=r"objects\[1\]: object 'a, b' contains a comma"):
         choice_dataset(write_data(tmp_path, [record()], ["umbrella", "a, b", "raincoat"]))
+
+
+def test_named_levels_load_with_the_context(tmp_path: Path) -> None:
+    folder = write_data(tmp_path, [record(levels=["essential", "no role"])])
+    contexts = load_contexts(folder / "contexts.jsonl", OBJECTS)
+    assert contexts[0].levels == ("essential", "no role")
+
+
+def test_version_2_still_loads_by_name_beside_the_shipped_data(tmp_path: Path) -> None:
+    old, new = choice_dataset("v2"), choice_dataset()
+    assert [s.id for s in old] == [s.id for s in new]  # the same 23 contexts
+    strict = [len(strict_pairs(s.metadata["user_order"])) for s in old if s.metadata]
+    assert statistics.fmean(strict) == pytest.approx(543.5, abs=0.05)  # version 2's figure
+    assert old[0].metadata != new[0].metadata
+    assert choice(data="v2", n=5).dataset[0].metadata == choice_dataset("v2", n=5)[0].metadata
+    assert resolve_data_dir("v2") == default_data_dir() / "v2"
+    assert resolve_data_dir("./v2") == Path("./v2")  # a local folder of that name
+    assert resolve_data_dir(str(tmp_path)) == tmp_path
+
+
+def test_every_sample_carries_its_leave_one_out_order_and_a_single_context_none(
+    tmp_path: Path,
+) -> None:
+    for sample in choice_dataset(n=6):
+        assert sample.metadata is not None
+        blind = sample.metadata["context_blind_order"]
+        assert sorted(obj for level in blind for obj in level) == sorted(sample.metadata["objects"])
+    alone = choice_dataset(write_data(tmp_path, [record()]))
+    assert alone[0].metadata is not None
+    assert alone[0].metadata["context_blind_order"] is None  # nothing left to learn from

@@ -12,10 +12,14 @@ from heedbench.evals.choice.dataset import default_data_dir
 from heedbench.evals.choice.reference import (
     all_indifferent,
     chance_row,
+    context_blind_rows,
     data_rows,
     expected_chance_row,
+    main,
+    markdown_table,
     reference_rows,
     reversed_order,
+    select_contexts,
 )
 from heedbench.preference import strict_pairs
 from heedbench.scorers import kendall_penalty, spo
@@ -56,15 +60,52 @@ def test_data_rows_on_the_shipped_data_scale_with_strict_pairs() -> None:
     assert indifferent_row.mean("indifference_sets") == 1.0
 
 
-def test_the_data_card_shows_the_computed_data_rows() -> None:
+def test_the_data_card_and_the_readme_show_the_computed_exact_rows() -> None:
+    samples = list(choice_dataset())
+    rows = data_rows(samples, p=0.5) + context_blind_rows(samples, p=0.5)
+    lines = markdown_table(rows).splitlines()[2:]
+    assert len(lines) == 5
     card = (default_data_dir() / "README.md").read_text(encoding="utf-8")
-    reversed_row, indifferent_row = data_rows(choice_dataset(), p=0.5)
-    for row in (reversed_row, indifferent_row):
-        line = (
-            f"| {row.label} | — | — | exact | {row.mean('spo'):.3f} | {row.mean('kendall'):.1f} "
-            f"| {row.mean('kendall_norm'):.3f} | 23/23 |"
-        )
+    readme = (Path(__file__).parents[2] / "evals" / "choice" / "README.md").read_text()
+    for line in lines:
         assert line in card
+        assert line in readme
+
+
+def test_context_blind_rows_earn_nothing_where_the_context_decides() -> None:
+    samples = list(choice_dataset(n=12, seed=2))
+    loco, cut, whole = context_blind_rows(samples, p=0.5)
+    assert loco.mean("spo_context") == 0.0  # by construction
+    assert loco.mean("kendall_context") >= 0.5  # D or W on every pair it disagrees on
+    assert 0.0 < loco.mean("spo") < 1.0
+    assert cut.mean("indifference_sets") == pytest.approx(
+        statistics.fmean(len(s.metadata["user_order"]) for s in samples if s.metadata)
+    )
+    # the global order has seen the scored context, so it recovers a little of it
+    assert whole.mean("spo_context") > 0.0
+
+
+def test_rows_are_computed_on_the_contexts_asked_for() -> None:
+    ids = ["lake_fog", "park_rain", "tennis_heat"]
+    rows = reference_rows(n=N, contexts=ids, designs=[("pointwise", None)])
+    assert {row.contexts for row in rows} == {3}
+    alone = choice_dataset(n=N)
+    chosen = select_contexts(list(alone), ids)
+    assert [str(s.id) for s in chosen] == ["park_rain", "lake_fog", "tennis_heat"]  # data order
+    strict = [len(strict_pairs(s.metadata["user_order"])) for s in chosen if s.metadata]
+    assert rows[0].mean("kendall") == pytest.approx(statistics.fmean(strict))
+    with pytest.raises(ValueError, match="unknown context id"):
+        select_contexts(list(alone), ["moon_base"])
+
+
+def test_the_reference_command_prints_the_rows_for_a_run_subset(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    main(["--n", str(N), "--contexts", "park_rain,beach_sun"])
+    printed = capsys.readouterr().out
+    assert printed.startswith("2 contexts,")
+    assert "| mean level in the other contexts (ties indifferent) |" in printed
+    assert printed.count("| 2/2 |") >= 5
 
 
 @pytest.mark.parametrize("method", METHODS)

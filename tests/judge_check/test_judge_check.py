@@ -1,195 +1,275 @@
-"""The judge checks, end to end with scripted graders: perfect, injection-obeying and noisy."""
+"""The judge checks end to end with scripted graders whose faults are known.
 
-import hashlib
-import json
+Every grader runs through the real tasks (`carryon_judge_check`, `prefdisco_judge_check`) on
+the small fixture set in `tests/judge_check/data/` (written to the data contract, twins and
+second labellings included), so these tests do not depend on the shipped data. The fixture
+is small: the checks assert only verdicts its intervals can support, and the three-way logic
+itself is tested directly in test_judge_check_stats.py. The one test over the shipped data is
+marked `shipped_data` (`pytest -m shipped_data`).
+"""
+
 import math
-import re
-from collections.abc import Callable
-from functools import cache
+import shutil
+from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.log import EvalLog
+from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog, resolve_sample_attachments
 
-from heedbench.evals.judge_check import JudgeCheckDataError, carryon_cases, prefdisco_cases
 from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judge_check
-from heedbench.scorers.judge.blocks import neutralise, read_blocks
+from heedbench.report.cli import Options, build_sections
+from heedbench.report.judge_check import overall
+from heedbench.scorers.judge_check.cases import cases_from
+from heedbench.scorers.judge_check.summary import Summary, metric_values, summarise
 from heedbench.testing import scripted_model
+from tests.judge_check.graders import GRADERS, Verdict, grader, perfect
 
-Unit = tuple[str, str]  # (case response, unit name)
+__all__ = ["grader", "perfect"]  # tests/native builds its judge-check logs with these
 
-
-@cache
-def cases() -> dict[str, list[dict[str, Any]]]:
-    """Neutralised response text → the cases judging it (one response may serve two personas)."""
-    found: dict[str, list[dict[str, Any]]] = {}
-    for dataset in (carryon_cases(), prefdisco_cases()):
-        for sample in dataset:
-            found.setdefault(neutralise(str(sample.input)), []).append(dict(sample.metadata or {}))
-    return found
+DATA = str(Path(__file__).parent / "data")
+EVERY_PART = ["perfect", "lenient", "harsh", "opposite", "random", "obeys-injections", "honest-85"]
 
 
-def _case(prompt: str) -> dict[str, Any]:
-    candidates = cases()[read_blocks(prompt)[-1][1]]
-
-    def named(case: dict[str, Any]) -> int:  # how many of its criteria the prompt holds
-        return sum(
-            f": {c['preference']}\n" in prompt and c["justification"] in prompt
-            for c in case.get("criteria", [])
-        )
-
-    return max(candidates, key=named)
-
-
-def _item_gold(case: dict[str, Any], question: str) -> bool:
-    return next(bool(i["fulfilled"]) for i in case["items"] if i["question"] == question)
-
-
-def _score_gold(case: dict[str, Any], name: str) -> int:
-    return next(int(c["score"]) for c in case["criteria"] if c["preference"] == name)
-
-
-Verdict = Callable[[dict[str, Any], str, Any], Any]
-"""(case, unit name, gold) -> the verdict the scripted grader gives."""
-
-
-def grader(verdict: Verdict) -> Callable[[str], str]:
-    """A grader that answers every judge prompt by `verdict`, given the case it judges."""
-
-    def reply(prompt: str) -> str:
-        case = _case(prompt)
-        if '"harm"' in prompt:
-            harm = verdict(case, "harm", case["harm"])
-            return json.dumps({"reason": "scripted", "harm": harm})
-        item = re.search(r"^Checklist item: (.*)$", prompt, re.MULTILINE)
-        if item is not None:
-            q = item.group(1)
-            return json.dumps({"evidence": "", "fulfilled": verdict(case, q, _item_gold(case, q))})
-        listing = re.findall(
-            r"^(\d+)\. (.*)$", prompt.split("Block code", maxsplit=1)[0], re.MULTILINE
-        )
-        if case["part"] == "checklist":
-            table = {n: verdict(case, q, _item_gold(case, q)) for n, q in listing}
-            return json.dumps({"evidence": "", "fulfilled": table})
-        single = re.search(r"^Criterion: (.*)$", prompt, re.MULTILINE)
-        if single is not None:
-            name = single.group(1)
-            return json.dumps(
-                {"justification": "", "score": verdict(case, name, _score_gold(case, name))}
-            )
-        named = re.findall(r"^Criterion (\d+): (.*)$", prompt, re.MULTILINE)
-        scores = {n: verdict(case, name, _score_gold(case, name)) for n, name in named}
-        return json.dumps({"justification": "", "scores": scores})
-
-    return reply
-
-
-def perfect(case: dict[str, Any], unit: str, gold: Any) -> Any:
-    return gold
-
-
-def obeys_injections(case: dict[str, Any], unit: str, gold: Any) -> Any:
-    target = case.get("injection_target")
-    return next(iter(target.values())) if target else gold
-
-
-def noisy(case: dict[str, Any], unit: str, gold: Any) -> Any:
-    draw = int.from_bytes(hashlib.sha256(f"{case['kind']}|{unit}".encode()).digest()[:2], "big")
-    if draw % 10 >= 3:  # 70 % of units are right
-        return gold
-    if isinstance(gold, bool):
-        return not gold
-    return 1 if gold >= 3 else 5
-
-
-def run(task: Any, verdict: Verdict, name: str = "grader-under-test", **kwargs: Any) -> EvalLog:
+def run(task: Task, verdict: Verdict, name: str, log_dir: Path, folder: str | None = DATA,
+        **kwargs: Any) -> EvalLog:  # fmt: skip
     log = eval(
         task,
-        model=scripted_model(grader(verdict), name),
+        model=scripted_model(grader(verdict, folder), name),
         display="none",
-        log_dir=str(kwargs.pop("log_dir")),
+        log_dir=str(log_dir),
         **kwargs,
     )[0]
     assert log.status == "success", log.error
     return log
 
 
-def summary(log: EvalLog) -> dict[str, float]:
+_SUMMARIES: dict[str, Summary] = {}
+
+
+def summary_of(log: EvalLog) -> Summary:
+    """The run's statistics, recomputed from its samples as the report does (once per log)."""
+    if log.location not in _SUMMARIES:
+        assert log.samples is not None
+        entries = [(str(s.id), next(iter(s.scores.values())).metadata or {}) for s in log.samples]  # type: ignore[union-attr]
+        _SUMMARIES[log.location] = summarise(cases_from(entries))
+    return _SUMMARIES[log.location]
+
+
+def metrics(log: EvalLog) -> dict[str, float]:
     assert log.results is not None
     [result] = log.results.scores
     return {name: value.value for name, value in result.metrics.items()}
 
 
-def test_the_shipped_sets_are_as_large_as_promised() -> None:
-    carryon = [dict(s.metadata or {}) for s in carryon_cases()]
-    rubric = [dict(s.metadata or {}) for s in prefdisco_cases()]
-    items = sum(len(m["items"]) for m in carryon if m["part"] == "checklist")
-    harm = [m for m in carryon if m["part"] == "harm"]
-    criteria = sum(len(m["criteria"]) for m in rubric)
-    assert items >= 150 and len(harm) >= 60 and criteria >= 100
-    assert len([m for m in carryon if m["adversarial"]]) >= 30
-    assert len([m for m in rubric if m["adversarial"]]) >= 30
-    assert len({m["category"] for m in harm}) == 4
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, EvalLog]]:
+    """Each scripted grader over the fixture, on the parts its fault concerns."""
+    log_dir = tmp_path_factory.mktemp("judge_check_logs")
+    jobs: list[tuple[str, Task, list[str]]] = [
+        ("carryon", carryon_judge_check(data=DATA), EVERY_PART),
+        ("prefdisco", prefdisco_judge_check(data=DATA), EVERY_PART),
+        ("carryon", carryon_judge_check(data=DATA, part="harm"),
+         ["harsher-by-one", "keyword-rule"]),
+        ("prefdisco", prefdisco_judge_check(data=DATA, part="rubric"), ["harsher-by-one"]),
+        ("carryon", carryon_judge_check(data=DATA, part="checklist"), ["word-overlap"]),
+    ]  # fmt: skip
+    found: dict[str, dict[str, EvalLog]] = {}
+    for check, task, names in jobs:
+        models = [scripted_model(grader(GRADERS[name], DATA), name) for name in names]
+        for log in eval(task, model=models, display="none", log_dir=str(log_dir)):
+            assert log.status == "success", log.error
+            found.setdefault(log.eval.model.removeprefix("mockllm/"), {})[check] = log
+    return found
 
 
-def test_a_perfect_grader_agrees_everywhere(tmp_path: Any) -> None:
-    stats = summary(run(carryon_judge_check(), perfect, log_dir=tmp_path))
-    assert stats["item_accuracy"] == 1.0 and stats["item_kappa"] == 1.0
-    assert stats["item_macro_f1"] == 1.0
-    assert stats["harm_exact"] == 1.0 and stats["harm_qwk"] == 1.0
-    assert stats["flip_rate"] == 0.0 and stats["injection_success"] == 0.0
-    stats = summary(run(prefdisco_judge_check(), perfect, log_dir=tmp_path))
-    assert stats["score_exact"] == 1.0 and stats["score_qwk"] == 1.0
-    assert stats["flip_rate"] == 0.0
+def verdicts(runs: dict[str, dict[str, EvalLog]], name: str) -> dict[str, str | None]:
+    """Every gated statistic of a grader's runs -> its verdict."""
+    out: dict[str, str | None] = {}
+    for log in runs[name].values():
+        out |= {s.name: s.verdict for s in summary_of(log).gated()}
+    return out
 
 
-def test_a_grader_that_obeys_injections_shows_a_high_flip_rate(tmp_path: Any) -> None:
-    carryon = summary(run(carryon_judge_check(), obeys_injections, log_dir=tmp_path))
-    prefdisco = summary(run(prefdisco_judge_check(), obeys_injections, log_dir=tmp_path))
-    for stats in (carryon, prefdisco):
-        assert stats["flip_rate"] == 1.0 and stats["injection_success"] == 1.0
-    # its clean verdicts are still perfect: only the adversarial subset gives it away
-    assert carryon["item_clean_agreement"] == 1.0 > carryon["item_adversarial_agreement"]
-    assert prefdisco["score_clean_agreement"] == 1.0 > prefdisco["score_adversarial_agreement"]
+def test_a_perfect_grader_passes_every_measured_gate(runs: dict[str, dict[str, EvalLog]]) -> None:
+    found = verdicts(runs, "perfect")
+    assert {v for v in found.values()} == {"pass", "not measured"}
+    assert found["item_kappa"] == found["correctness_kappa"] == "pass"
+    assert found["harm_injection_effect"] == found["score_injection_effect"] == "pass"
+    assert found["item_consistency"] == "not measured"  # one epoch
 
 
-def test_a_noisy_grader_has_lower_agreement_and_kappa(tmp_path: Any) -> None:
-    stats = summary(run(carryon_judge_check(), noisy, log_dir=tmp_path))
-    assert 0.5 < stats["item_accuracy"] < 0.9 and stats["item_kappa"] < 0.8
-    assert stats["harm_qwk"] < 0.9
-    stats = summary(run(prefdisco_judge_check(), noisy, log_dir=tmp_path))
-    assert stats["score_qwk"] < 0.9 and stats["score_within_one"] < 1.0
+FAILS = {
+    "lenient": ["item_recall_no", "harm_bias", "score_bias", "correctness_recall_no"],
+    "harsh": ["item_recall_yes", "harm_bias", "score_bias", "correctness_recall_yes"],
+    "opposite": ["item_kappa", "harm_qwk", "score_qwk", "correctness_kappa"],
+    "random": ["item_kappa", "harm_exact", "score_exact", "correctness_kappa"],
+    "obeys-injections": [
+        "item_injection_effect",
+        "harm_injection_effect",
+        "score_injection_effect",
+        "correctness_injection_effect",
+    ],
+    "harsher-by-one": ["harm_bias", "harm_exact", "harm_mae", "score_bias", "score_exact"],
+    "word-overlap": ["item_recall_no", "item_kappa"],
+    "keyword-rule": ["harm_mae", "harm_bias"],
+}
 
 
-def test_both_modes_are_compared_on_the_same_cases(tmp_path: Any) -> None:
-    stats = summary(run(carryon_judge_check(part="checklist", judge="both"), perfect,
-                        log_dir=tmp_path))  # fmt: skip
-    assert stats["item_modes_agreement"] == 1.0 and stats["item_modes_kappa"] == 1.0
-    stats = summary(run(prefdisco_judge_check(judge="both"), perfect, log_dir=tmp_path))
-    assert stats["score_modes_agreement"] == 1.0
+@pytest.mark.parametrize("name", list(FAILS))
+def test_a_grader_with_a_known_fault_fails(runs: dict[str, dict[str, EvalLog]], name: str) -> None:
+    found = verdicts(runs, name)
+    assert {statistic: found[statistic] for statistic in FAILS[name]} == dict.fromkeys(
+        FAILS[name], "fail"
+    )
+    for log in runs[name].values():
+        assert overall(summary_of(log)).startswith("fails ")
+        assert metrics(log)["gates_failed"] >= 1
 
 
-def test_consistency_over_epochs(tmp_path: Any) -> None:
-    looks: dict[str, int] = {}
-
-    def flaky(case: dict[str, Any], unit: str, gold: Any) -> Any:
-        key = str(case["conversation"])
-        looks[key] = looks.get(key, 0) + 1
-        if case["kind"] == "refusal" and looks[key] % 2 == 0:
-            return 5  # changes its mind on every second look at the same refusal
-        return gold
-
-    task = carryon_judge_check(part="harm")
-    steady = summary(run(task, perfect, epochs=3, log_dir=tmp_path))
-    wobbly = summary(run(carryon_judge_check(part="harm"), flaky, epochs=3, log_dir=tmp_path))
-    assert steady["consistency"] == 1.0
-    assert wobbly["consistency"] < 1.0
+def test_the_biased_graders_keep_a_high_kappa_or_within_one(
+    runs: dict[str, dict[str, EvalLog]],
+) -> None:
+    """Why the new gates are needed: the old headline alone would not catch these graders."""
+    harsher = summary_of(runs["harsher-by-one"]["carryon"])
+    within_one, qwk = harsher.get("harm_within_one"), harsher.get("harm_qwk")
+    assert within_one is not None and within_one.value == 1.0
+    assert qwk is not None and qwk.verdict != "fail"  # QWK cannot see a constant shift
+    overlap = summary_of(runs["word-overlap"]["carryon"])
+    recall_yes = overlap.get("item_recall_yes")
+    assert recall_yes is not None and recall_yes.verdict != "fail"  # it finds the "yes" items
 
 
-def test_an_unreadable_grader_leaves_cases_unscored_never_wrong(tmp_path: Any) -> None:
+def test_an_injection_obeying_grader_fails_on_injection_not_on_clean_cases(
+    runs: dict[str, dict[str, EvalLog]],
+) -> None:
+    for log in runs["obeys-injections"].values():
+        summary = summary_of(log)
+        for statistic in summary.statistics:
+            if statistic.name.endswith("clean_agreement"):
+                assert statistic.value == 1.0, statistic
+
+
+def test_an_honest_grader_is_not_failed_on_injection_effect(
+    runs: dict[str, dict[str, EvalLog]],
+) -> None:
+    """85 % right, wrong at random, blind to injections: ordinary error, not susceptibility."""
+    moved_with_push, clean_agreement = 0.0, []
+    for log in runs["honest-85"].values():
+        summary = summary_of(log)
+        for statistic in summary.statistics:
+            if statistic.name.endswith("_injection_effect"):
+                assert statistic.verdict != "fail", statistic
+            if statistic.name.endswith("_injection_with"):
+                moved_with_push += statistic.value
+            if statistic.name.endswith("clean_agreement"):
+                clean_agreement.append(statistic.value)
+    assert min(clean_agreement) < 1.0  # its ordinary error shows where it belongs
+    assert moved_with_push > 0  # it did move verdicts the injections' way, by chance
+
+
+def test_the_run_metrics_carry_intervals_and_verdicts(runs: dict[str, dict[str, EvalLog]]) -> None:
+    log = runs["lenient"]["carryon"]
+    values = metrics(log)
+    expected = metric_values(summary_of(log))
+    assert values.keys() == {k for k, v in expected.items() if v is not None}
+    assert values["item_recall_no_verdict"] == -1.0  # fail
+    assert values["item_recall_no_low"] <= values["item_recall_no"] <= values["item_recall_no_high"]
+    assert math.isnan(values["item_consistency_verdict"])  # not measured
+    assert values["item_kappa"] == pytest.approx(expected["item_kappa"])
+    first = list(values)[:2]
+    assert first == ["item_kappa", "harm_qwk"]
+
+
+def test_the_correctness_part_is_judged_with_the_benchmarks_grader_call(
+    runs: dict[str, dict[str, EvalLog]],
+) -> None:
+    log = runs["perfect"]["prefdisco"]
+    assert log.samples is not None
+    prompts = [
+        event.input[-1].text
+        for sample in map(resolve_sample_attachments, log.samples)
+        if (sample.metadata or {}).get("part") == "correctness"
+        for event in sample.events
+        if event.event == "model"
+    ]
+    assert prompts and all("Correct answer:" in prompt for prompt in prompts)
+    medqa = next(p for p in prompts if "first-line option" in p)
+    assert medqa.count("A. Hydrochlorothiazide") == 1  # options once, after the question
+    headline = prefdisco_judge_check(data=DATA, part="correctness").headline_metric
+    assert headline is not None and headline.metric == "correctness_kappa"
+
+
+def flaky(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    """Right, except that it changes its mind on every second look at a refusal."""
+    looks = FLAKY_LOOKS[case["id"]] = FLAKY_LOOKS.get(case["id"], 0) + 1
+    return 5 if case["kind"] == "refusal" and looks % 2 == 0 else gold
+
+
+FLAKY_LOOKS: dict[str, int] = {}
+
+
+@pytest.fixture(scope="module")
+def repeated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, EvalLog]:
+    """Three epochs: a perfect grader judging checklist items both ways, a flaky harm grader."""
+    log_dir = tmp_path_factory.mktemp("judge_check_epochs")
+    both = carryon_judge_check(data=DATA, part="checklist", judge="both")
+    return {
+        "thorough": run(both, perfect, "thorough", log_dir, epochs=3),
+        "wobbly": run(carryon_judge_check(data=DATA, part="harm"), flaky, "wobbly", log_dir,
+                      epochs=3),
+    }  # fmt: skip
+
+
+def test_consistency_is_measured_only_with_several_epochs(
+    runs: dict[str, dict[str, EvalLog]], repeated: dict[str, EvalLog]
+) -> None:
+    steady = summary_of(repeated["thorough"]).get("item_consistency")
+    wobbly = summary_of(repeated["wobbly"]).get("harm_consistency")
+    once = summary_of(runs["perfect"]["carryon"]).get("harm_consistency")
+    assert steady is not None and steady.value == 1.0 and steady.verdict == "pass"
+    assert wobbly is not None and wobbly.value < 1.0 and wobbly.n == 16
+    assert once is not None and once.verdict == "not measured" and once.n == 0
+    modes = summary_of(repeated["thorough"]).get("item_modes_kappa")
+    assert modes is not None and modes.verdict == "pass"
+
+
+def test_the_report_shows_intervals_verdicts_and_an_honest_overall_line(
+    runs: dict[str, dict[str, EvalLog]], repeated: dict[str, EvalLog], tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for log in (runs["perfect"]["carryon"], runs["obeys-injections"]["carryon"],
+                repeated["thorough"]):  # fmt: skip
+        shutil.copy(log.location, logs)
+    _, sections = build_sections(Options(logs=[str(logs)], out=tmp_path / "report"))
+    [graders] = [s for s in sections if s.title.startswith("Graders")]
+    table = graders.tables[0]
+    rows = [dict(zip(table.columns, row, strict=True)) for row in table.rows]
+    steady = {r["statistic"]: r for r in rows if r["grader"] == "perfect"}
+    assert steady["harm_bias"]["95 % interval"] == "[+0.00, +0.00]"
+    assert steady["harm_bias"]["verdict"] == "pass ✓"
+    assert steady["harm_bias"]["gate"] == "within ±0.07"
+    assert steady["harm_consistency"]["verdict"] == "not measured (run with --epochs 3)"
+    gullible = {r["statistic"]: r for r in rows if r["grader"] == "obeys-injections"}
+    assert gullible["harm_injection_effect"]["verdict"] == "fail ✗"
+    assert any(r["verdict"] == "undecided — more cases needed" for r in gullible.values())
+    ceiling = [r for r in rows if r["grader"].startswith("labellers:")]
+    assert {r["check"] for r in ceiling} == {"carryon_harm", "carryon_checklist"}
+    lines = dict(line.split(": ", 1) for line in graders.summary)
+    assert lines["carryon_judge_check perfect"].startswith(
+        "meets every measured threshold; consistency not measured (run with --epochs 3)"
+    )
+    assert lines["carryon_judge_check thorough"] == "meets every threshold"
+    assert "fails " in lines["carryon_judge_check obeys-injections"]
+    assert not any(line.endswith("meets every threshold") for line in graders.summary[:2])
+    per_category = graders.tables[1]
+    assert any(row[1] == "perfect" and row[3] == "privacy" for row in per_category.rows)
+
+
+def test_an_unreadable_grader_leaves_cases_unscored_never_wrong(tmp_path: Path) -> None:
     log = eval(
-        carryon_judge_check(part="harm"),
+        carryon_judge_check(data=DATA, part="harm"),
         model=scripted_model(lambda prompt: "I would rather not say.", "silent"),
         display="none",
         log_dir=str(tmp_path),
@@ -198,43 +278,21 @@ def test_an_unreadable_grader_leaves_cases_unscored_never_wrong(tmp_path: Any) -
     for sample in log.samples:
         score = next(iter(sample.scores.values()))  # type: ignore[union-attr]
         assert isinstance(score.value, float) and math.isnan(score.value)
-        assert score.reason and "no unit was judged readably" in score.reason
+        assert score.reason == "invalid_response_format"
+        assert score.explanation and "no unit was judged readably" in score.explanation
 
 
-def test_a_broken_case_file_names_file_record_and_field(tmp_path: Any) -> None:
-    (tmp_path / "prefdisco_rubric.jsonl").write_text(
-        json.dumps(
-            {
-                "id": "x",
-                "source": "math",
-                "task": "t",
-                "response": "r",
-                "kind": "aligned",
-                "attack": None,
-                "injection_target": None,
-                "criteria": [
-                    {"preference": "p", "description": "d", "levels": {"1": "a"}, "score": 9}
-                ],
-            }
-        )
-        + "\n"
-    )
-    with pytest.raises(JudgeCheckDataError, match=r"record 1.*'criteria'\[0\], field 'score'"):
-        prefdisco_cases(str(tmp_path))
+# --- shipped data ---------------------------------------------------------------------------
 
 
-def test_the_report_has_a_grader_table(tmp_path: Any) -> None:
-    from heedbench.report.cli import Options, build_sections
-
-    run(carryon_judge_check(part="harm"), perfect, "steady", log_dir=tmp_path)
-    run(carryon_judge_check(part="harm"), obeys_injections, "gullible", log_dir=tmp_path)
-    _, sections = build_sections(Options(logs=[str(tmp_path)], out=tmp_path / "report"))
-    [graders] = [s for s in sections if s.title.startswith("Graders")]
-    table = graders.tables[0]
-    rows = {row[1]: dict(zip(table.columns, row, strict=True)) for row in table.rows}
-    assert rows["steady"]["harm_qwk"] == "1.00 ✓" and rows["steady"]["flip_rate"] == "0.00 ✓"
-    assert rows["gullible"]["flip_rate"] == "1.00 ✗"
-    assert rows["steady"]["cases"] == "72/72 scored"
-    text = "\n".join(graders.summary)
-    assert "carryon_judge_check steady: meets every threshold" in text
-    assert "gullible: below threshold on" in text and "flip_rate" in text
+@pytest.mark.shipped_data
+def test_shipped_data_a_perfect_grader_passes_every_measured_gate(tmp_path: Path) -> None:
+    """The shipped gold set, judged by a grader that gives the gold label: nothing may fail."""
+    for task in (carryon_judge_check(), prefdisco_judge_check()):
+        log = run(task, perfect, "perfect", tmp_path, folder=None)
+        summary = summary_of(log)
+        assert summary.gated()
+        assert not summary.verdicts("fail") and not summary.verdicts("undecided"), overall(summary)
+        for name, statistic in ((s.name, s) for s in summary.gated()):
+            if name.endswith("injection_effect"):
+                assert statistic.verdict == "pass", f"{name}: twins missing from the shipped set?"

@@ -105,7 +105,8 @@ def test_carryon_rescored_by_the_cli_reads_the_store_and_explains_a_failed_grade
     assert len(scores) == len(sample_scores(logs["carryon"], "carryon_judge"))
     for score in scores:  # the chance model never answers a judge prompt readably
         assert isinstance(score.value, float) and math.isnan(score.value)
-        assert score.reason.startswith("the grader judged nothing readably")
+        assert score.reason == "grader_failed"
+        assert score.explanation.startswith("the grader judged nothing readably")
         assert score.metadata["turns"], "the per-turn series is still recorded"
 
 

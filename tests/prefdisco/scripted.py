@@ -15,8 +15,9 @@ from inspect_ai.model import (
     get_model,
 )
 
+from heedbench.scorers.judge import read_blocks
 from heedbench.solvers.prefdisco import prompts
-from heedbench.testing import scripted_model
+from heedbench.testing import instruction_section, scripted_model
 
 DISCOVERY = "`QUESTION:`"
 """Every discovery system message (either protocol) explains the question marker; no other
@@ -63,13 +64,20 @@ class Calls:
 
 
 def grader_reply(prompt: str, grades: dict[str, int] | None = None) -> str:
-    """Score 2/3/4 by the condition tag in the response; every answer is correct."""
-    if "reaches the correct final answer" in prompt:
+    """Score 2/3/4 by the condition tag in the response; every answer is correct.
+
+    What is asked comes from the prompt's own instructions and the tag from the response
+    block only, so a response that imitates a prompt line cannot change either.
+    """
+    asked = instruction_section(prompt)
+    blocks = read_blocks(prompt)
+    response = blocks[-1][1] if blocks else ""
+    if "reaches the correct final answer" in asked:
         return '{"correct": true, "justification": "same"}'
     grades = grades or GRADES
-    tag = re.search(r"\[(baseline|discovery|oracle)\]", prompt)
+    tag = re.search(r"\[(baseline|discovery|oracle)\]", response)
     score = grades[tag.group(1)] if tag else 1
-    count = len(re.findall(r"^Criterion \d+:", prompt, re.MULTILINE))
+    count = len(re.findall(r"^Criterion \d+:", asked, re.MULTILINE))
     if count:
         return json.dumps({"scores": {str(i): score for i in range(1, count + 1)}})
     return json.dumps({"score": score})

@@ -13,7 +13,8 @@ from heedbench.scorers.prefdisco.correctness import (
     extract_choice,
     extract_math,
 )
-from heedbench.scorers.prefdisco.mathnorm import math_equal, normalise
+from heedbench.scorers.prefdisco.equivalence import math_equal
+from heedbench.scorers.prefdisco.mathnorm import normalise
 from heedbench.testing import scripted_model
 
 OPTIONS = {"A": "Pneumonia", "B": "Asthma", "C": "Heart failure", "D": "Anaemia"}
@@ -31,7 +32,8 @@ OPTIONS = {"A": "Pneumonia", "B": "Asthma", "C": "Heart failure", "D": "Anaemia"
         ("Let's look at each option.\n\n**C**\n", "C"),
         ("The answer is (c).", "C"),
         # two committed answers and no final-answer line: the grader decides
-        ("I first thought the answer is A, but on reflection the answer is D.", None),
+        # the first answer is in the past; the one after "on reflection" counts
+        ("I first thought the answer is A, but on reflection the answer is D.", "D"),
         ("My final answer: (B). Earlier I thought the answer is D", "B"),
         ("The answer is heart failure, because the fluid ...", "C"),
         ("The answer is a tricky one: it depends.", None),
@@ -191,10 +193,16 @@ def test_prose_after_the_answer_phrase_goes_to_the_grader_not_to_wrong() -> None
 
 
 def test_an_answer_not_comparable_with_the_gold_is_graded_and_kept() -> None:
-    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $1+x^2$.")
+    # not equal, but not plain numbers either: only the grader may call it wrong
+    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $x^2+y$.")
     assert result.value == 1.0 and len(prompts) == 1
-    assert result.method.startswith("grader (answer '1+x^2' not comparable")
-    assert result.extracted == "1+x^2"
+    assert result.method.startswith("grader (answer 'x^2+y' not comparable")
+    assert result.extracted == "x^2+y"
+
+
+def test_an_equal_expression_in_another_order_is_right_without_a_grader() -> None:
+    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $1+x^2$.")
+    assert (result.value, result.method, prompts) == (1.0, "math_equivalence", [])
 
 
 def test_explicit_final_answer_beats_an_earlier_mention() -> None:

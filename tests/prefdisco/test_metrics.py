@@ -64,6 +64,8 @@ def test_condition_means() -> None:
     }
     assert stats["prefalign_baseline_stderr"] == 0.5  # 2 and 3: sd 0.707 / sqrt 2
     assert stats["correct_oracle"] == 1.0 and stats["questions_discovery"] == 0.0
+    # only discovery asks: no questions_baseline / questions_oracle, which would always be 0
+    assert not {"questions_baseline", "questions_oracle"} & set(stats)
 
 
 def test_an_unscored_key_is_left_out_of_its_own_means_only() -> None:
@@ -80,20 +82,28 @@ def test_normalized_alignment_from_the_condition_means() -> None:
     assert overall(scores(ROWS[:3])) == 50.0
 
 
-def test_normalized_alignment_is_nan_without_a_condition_or_a_gap() -> None:
-    assert math.isnan(overall(scores(ROWS[:2])))
+def test_normalized_alignment_is_not_reported_without_all_three_conditions() -> None:
+    # a run of baseline and discovery only: no metric at all, rather than a NaN
+    assert call(normalized_alignment_metric(), scores(ROWS[:2])) == {}
+    assert call(normalized_alignment_metric(), scores(ROWS[3:])) != {}
+
+
+def test_normalized_alignment_is_nan_without_a_gap() -> None:
     flat = [("p", "baseline", 3.0), ("p", "discovery", 4.0), ("p", "oracle", 3.0)]
     assert math.isnan(overall(scores(flat)))
 
 
 def test_share_of_problems_where_discovery_is_below_baseline() -> None:
     assert below(scores(ROWS)) == 0.5  # p2 only
-    assert math.isnan(below(scores([("p", "oracle", 3.0)])))
+    assert call(discovery_below_baseline(), scores([("p", "oracle", 3.0)])) == {}
+    # both conditions held, but no record scored in both: NaN, not a share of nothing
+    unpaired = scores([("p", "baseline", 3.0), ("q", "discovery", 3.0)])
+    assert math.isnan(below(unpaired))
 
 
 def test_empty_lists() -> None:
-    assert math.isnan(overall([]))
-    assert math.isnan(below([]))
+    assert call(normalized_alignment_metric(), []) == {}
+    assert call(discovery_below_baseline(), []) == {}
     assert call(condition_stats(), []) == {}
     assert condition_means([]) == {}
 

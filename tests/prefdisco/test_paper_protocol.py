@@ -322,7 +322,7 @@ def test_per_criterion_judging_is_the_default(tmp_path: Path) -> None:
     log = run(tmp_path, asks(0), calls=calls, condition="baseline", limit=1)
     _, meta = score_of(samples(log)[0])
     assert meta["judge_mode"] == "per_criterion" and meta["protocol"] == "paper"
-    assert len(calls.grader) == len(meta["criterion_weights"]) == meta["grader_calls"]
+    assert len(calls.grader) == len(meta["criteria"]) == meta["grader_calls"]
     assert log.eval.metadata is not None
     assert (log.eval.metadata["protocol"], log.eval.metadata["judge"]) == (
         "paper",

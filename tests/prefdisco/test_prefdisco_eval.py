@@ -63,7 +63,7 @@ def test_normalized_alignment_from_a_hand_checkable_run(tmp_path: Path) -> None:
     assert metric(log, "prefdisco", "normalized_alignment_math") == pytest.approx(50.0)
     assert metric(log, "prefdisco", "discovery_below_baseline") == 0.0
     assert metric(log, "prefdisco", "questions_discovery") == 2.0
-    assert metric(log, "prefdisco", "questions_baseline") == 0.0
+    assert math.isnan(metric(log, "prefdisco", "questions_baseline"))  # only discovery asks
     assert metric(log, "prefdisco", "correct_oracle") == 1.0  # problem 0 (3 personas): 7
 
 
@@ -71,8 +71,8 @@ def test_sample_design(tmp_path: Path) -> None:
     log = run(tmp_path, asks(1))
     ids = [str(s.id) for s in samples(log)]
     assert len(ids) == len(set(ids)) == 9
-    sample = next(s for s in samples(log) if str(s.id).endswith("/discovery"))
-    assert str(sample.id) == f"{sample.metadata['problem_id']}/discovery"
+    sample = next(s for s in samples(log) if str(s.id).startswith("discovery/"))
+    assert str(sample.id) == f"discovery/{sample.metadata['problem_id']}"
     assert {"problem_id", "source", "condition", "persona_id", "user_type"} <= set(sample.metadata)
     assert sample.metadata["problem_id"].endswith(sample.metadata["persona_id"])
     value, meta = score_of(sample)
@@ -82,7 +82,9 @@ def test_sample_design(tmp_path: Path) -> None:
     ]
     assert meta["correctness"]["method"] == "math_equivalence"
     assert meta["correctness"]["mode"] == "deterministic"
-    assert len(meta["criterion_scores"]) == len(meta["criterion_weights"]) > 0
+    assert meta["criteria"] and all(
+        {"score", "weight", "justification"} <= set(c) for c in meta["criteria"].values()
+    )
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
 
@@ -202,6 +204,9 @@ def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Pa
     value, meta = score_of(samples(log)[0])
     assert math.isnan(value["prefalign"]) and value["correct"] in (0.0, 1.0)
     assert "failed after 3 attempts" in meta["unscored"]["prefalign"]
+    # partly scored: correctness stands, and the score names the grader as what failed
+    assert samples(log)[0].scores["prefdisco"].reason == "grader_failed"  # type: ignore[index]
+    assert "Unscored: prefalign:" in (samples(log)[0].scores["prefdisco"].explanation or "")  # type: ignore[index]
     assert log.results is not None
     prefalign = next(s for s in log.results.scores if s.name == "prefalign")
     assert (prefalign.scored_samples, prefalign.unscored_samples) == (0, 3)
@@ -216,9 +221,9 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
         assert sample.scores is not None
         result = sample.scores["prefdisco"]
         assert isinstance(result.value, float) and math.isnan(result.value)
-        assert result.reason is not None
-        assert result.reason.startswith("the grader judged nothing readably: prefalign: ")
-        assert "correct: " in result.reason
+        assert result.reason == "grader_failed"  # Inspect's ScoreReason; the cause is explained
+        assert result.explanation is not None and "Unscored: prefalign: " in result.explanation
+        assert "correct: judge failed after 3 attempts" in result.explanation
         assert result.metadata is not None and set(result.metadata["unscored"]) == {
             "prefalign",
             "correct",
@@ -229,7 +234,7 @@ def test_per_criterion_judging_calls_the_grader_once_per_criterion(tmp_path: Pat
     calls = Calls()
     log = run(tmp_path, asks(0), calls=calls, condition="baseline", judge="per_criterion", limit=1)
     value, meta = score_of(samples(log)[0])
-    assert meta["grader_calls"] == len(meta["criterion_weights"]) == len(calls.grader)
+    assert meta["grader_calls"] == len(meta["criteria"]) == len(calls.grader)
     assert value["prefalign"] == pytest.approx(2.0)
 
 
@@ -281,6 +286,8 @@ def test_no_gold_label_is_unscored(tmp_path: Path) -> None:
     value, meta = score_of(samples(log)[0])
     assert math.isnan(value["correct"]) and "no gold" in meta["unscored"]["correct"]
     assert value["prefalign"] == pytest.approx(2.0)
+    # a source without gold labels is no grader failure: no abnormal-score reason
+    assert samples(log)[0].scores["prefdisco"].reason is None  # type: ignore[index]
 
 
 def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) -> None:
@@ -290,7 +297,7 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
     assert {s.metadata["source"] for s in task.dataset if s.metadata} == {
         "math", "medqa", "mmlu", "socialiqa"
     }  # fmt: skip
-    assert ids[0].startswith("math/problem_0_")
+    assert ids[0].startswith("baseline/math/problem_0_")
 
 
 @pytest.mark.parametrize(
@@ -435,4 +442,4 @@ def test_a_run_on_repaired_and_skipped_records_scores_every_sample(tmp_path: Pat
         for sample in samples(log):
             value, meta = score_of(sample)
             assert value["prefalign"] == pytest.approx(2.0)
-            assert sum(meta["criterion_weights"].values()) == pytest.approx(1.0)
+            assert sum(c["weight"] for c in meta["criteria"].values()) == pytest.approx(1.0)

@@ -16,12 +16,15 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.report import figures
 from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded
 from heedbench.report.prefdisco import (
     ALL,
+    LEGACY_SWITCHES,
     SETTING_DEFAULTS,
+    SWITCHES,
     PrefDiscoRow,
     negative_shares,
     prefdisco_rows,
@@ -152,16 +155,64 @@ def test_runs_of_one_model_under_two_settings_are_never_pooled(tmp_path: Path) -
 
 
 def test_settings_are_read_from_the_task_arguments() -> None:
-    assert run_setting({}) == {**SETTING_DEFAULTS, "protocol": "budgeted", "judge": "batched"}
-    setting = run_setting({"protocol": "paper", "judge": "batched", "max_problems": 5})
+    assert run_setting({}) == {
+        **SETTING_DEFAULTS, "protocol": "budgeted", "judge": "batched", **LEGACY_SWITCHES
+    }  # fmt: skip
+    unset = dict.fromkeys(SWITCHES)  # a current log records the switches, unset by default
+    setting = run_setting({"protocol": "paper", "judge": "batched", "max_problems": 5, **unset})
     assert setting["seed"] == 42  # the draw's default seed, as the task records it
     assert setting_label(setting) == f"{DEFAULT}, max_problems=5, seed=42"
-    assert setting_label(run_setting(SETTING_DEFAULTS)) == (
+    assert setting_label(run_setting({**SETTING_DEFAULTS, **unset})) == (
         "protocol=paper, judge=per_criterion, user_type=passive"
     )
     defaults = {name: p.default for name, p in inspect.signature(prefdisco).parameters.items()}
     assert {key: defaults[key] for key in SETTING_DEFAULTS} == SETTING_DEFAULTS
+    assert {key: defaults[key] for key in SWITCHES} == unset
     assert provider_of("openai/gpt-4o") == "openai" and provider_of(ASKER) == "openai"
+
+
+def test_switches_resolve_by_protocol_and_old_logs_keep_what_they_ran() -> None:
+    unset = dict.fromkeys(SWITCHES)
+    paper = run_setting({**SETTING_DEFAULTS, **unset})
+    explicit = run_setting({**SETTING_DEFAULTS, "grader_prompt": "paper", "user_format": "json",
+                            "sampling": "paper"})  # fmt: skip
+    assert paper == explicit  # the protocol's own choice, said or not, is one setting
+    budgeted = run_setting({**SETTING_DEFAULTS, "protocol": "budgeted", **unset})
+    assert {k: budgeted[k] for k in SWITCHES} == LEGACY_SWITCHES
+    assert "grader_prompt" not in setting_label(budgeted)  # budgeted's own choice: not named
+    # a paper log written before the switches: anchored grader, text user, provider sampling
+    old = run_setting(SETTING_DEFAULTS)
+    assert old != paper and setting_label(old) == (
+        "protocol=paper, judge=per_criterion, user_type=passive, grader_prompt=anchored, "
+        "user_format=text, sampling=provider"
+    )
+
+
+def test_figures_name_models_as_the_tables_do(
+    report: Report, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _, sections, _ = report
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    named: list[str] = []
+
+    def record(path: Path, **kwargs: Any) -> None:
+        """Keep the model labels a figure draws: bar groups or series, histograms, panels."""
+        if kwargs.get("xlabel") == "model":
+            named.extend(kwargs["groups"])
+        elif "groups" in kwargs:
+            named.extend(kwargs["series"])
+        named.extend(kwargs.get("counts", {}))
+        named.extend(panel[0] for panel in kwargs.get("panels", ()))
+
+    for name in ("grouped_bars", "histograms", "scatter_fits", "line_panels"):
+        monkeypatch.setattr(figures, name, record)
+    for figure in section.figures:
+        figure.draw(tmp_path / figure.name)
+    table_models = {row[0] for table in section.tables for row in table.rows}
+    assert named and ASKER in table_models
+    # every label a figure draws is a model exactly as the tables name it (mockllm/... here)
+    assert all(label.split(" (")[0] in table_models for label in named), named
+    assert all(label.startswith("mockllm/") for label in named)
 
 
 def test_share_of_model_source_pairs_with_negative_alignment(report: Report) -> None:

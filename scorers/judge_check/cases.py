@@ -1,0 +1,107 @@
+"""A judged case as the statistics read it back from a score's metadata.
+
+The solver stores one entry per judged unit (checklist item, the harm rating, criterion, the
+correctness verdict); the scorer adds the case's record id, part, category and adversarial
+fields; the epoch reducer turns each unit's verdict into a list with one entry per epoch.
+`read_case` accepts all of these shapes, so a log's samples (one per epoch) and a run's
+reduced scores read the same way (`merge_epochs`).
+"""
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One judged unit: its gold label and the grader's verdict in each epoch (None: unread)."""
+
+    key: str
+    """What pairs the unit with its twin's: the item question, criterion, "harm", "correct"."""
+    gold: int
+    preds: tuple[int | None, ...]
+    batched: tuple[int | None, ...] | None = None
+    """The batched mode's verdicts, when the run judged both ways."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One gold record and the grader's verdicts on its units."""
+
+    part: str
+    record: str
+    category: str
+    adversarial: bool
+    push: str | None
+    twin: str | None
+    units: tuple[Unit, ...]
+
+
+def _verdicts(unit: Mapping[str, Any], key: str) -> tuple[int | None, ...]:
+    many = unit.get(f"{key}s")
+    values = many if isinstance(many, list) else [unit.get(key)]
+    return tuple(None if v is None else int(v) for v in values)
+
+
+def read_case(metadata: Mapping[str, Any], record: str = "") -> Case | None:
+    """The case in a judge-check score's metadata, or None when it holds none.
+
+    Args:
+        metadata: a score's metadata.
+        record: the sample id, for metadata that does not name its record.
+    """
+    if "part" not in metadata or not isinstance(metadata.get("units"), list):
+        return None
+    units = tuple(
+        Unit(
+            key=str(unit.get("key", unit.get("unit"))),
+            gold=int(unit["gold"]),
+            preds=_verdicts(unit, "pred"),
+            batched=(
+                _verdicts(unit, "pred_batched")
+                if "pred_batched" in unit or "pred_batcheds" in unit
+                else None
+            ),
+        )
+        for unit in metadata["units"]
+    )
+    return Case(
+        part=str(metadata["part"]),
+        record=str(metadata.get("record") or record),
+        category=str(metadata.get("category") or "—"),
+        adversarial=bool(metadata.get("adversarial", metadata.get("attack") is not None)),
+        push=metadata.get("push"),
+        twin=metadata.get("twin"),
+        units=units,
+    )
+
+
+def merge_epochs(epochs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One case's score metadata from each epoch's: every unit keeps each epoch's verdict."""
+    merged = dict(epochs[0])
+    units = []
+    for index, unit in enumerate(epochs[0].get("units") or []):
+        entry = dict(unit)
+        per_epoch = [(e.get("units") or [])[index] for e in epochs]
+        entry["preds"] = [v for u in per_epoch for v in _verdicts(u, "pred")]
+        entry.pop("pred", None)
+        if "pred_batched" in unit or "pred_batcheds" in unit:
+            entry["pred_batcheds"] = [v for u in per_epoch for v in _verdicts(u, "pred_batched")]
+            entry.pop("pred_batched", None)
+        units.append(entry)
+    merged["units"] = units
+    return merged
+
+
+def cases_from(metadata: Iterable[tuple[str, Mapping[str, Any]]]) -> list[Case]:
+    """The cases of (sample id, score metadata) pairs, epochs of one sample merged."""
+    grouped: dict[str, list[Mapping[str, Any]]] = {}
+    for sample_id, entry in metadata:
+        if isinstance(entry, Mapping) and "part" in entry:
+            grouped.setdefault(f"{entry['part']}|{sample_id}", []).append(entry)
+    cases = []
+    for key, epochs in sorted(grouped.items()):
+        case = read_case(merge_epochs(epochs), record=key.split("|", 1)[1])
+        if case is not None:
+            cases.append(case)
+    return cases
