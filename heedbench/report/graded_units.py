@@ -298,7 +298,7 @@ def _carryon(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> l
     return found
 
 
-# -- prefdisco: score metadata `criterion_scores`, `criterion_weights`, `correctness` -------------
+# -- prefdisco: score metadata `criteria` (or `criterion_scores` / `_weights`), `correctness` ----
 
 
 def _record(metadata: Mapping[str, Any]) -> Any:
@@ -338,6 +338,26 @@ def _problem_text(record: Any) -> str:
     )
 
 
+def _criterion_verdicts(
+    metadata: Mapping[str, Any],
+) -> tuple[dict[str, float | None], dict[str, float]]:
+    """Criterion → score (None if unscored) and → weight, from either metadata layout.
+
+    Since prefdisco 3.0.0: `criteria` {name: {score, weight, justification | failure}};
+    before: `criterion_scores` and `criterion_weights`.
+    """
+    if isinstance(metadata.get("criteria"), Mapping):
+        detail: Mapping[str, Mapping[str, Any]] = metadata["criteria"]
+        return (
+            {name: entry.get("score") for name, entry in detail.items()},
+            {name: float(entry.get("weight", 0.0)) for name, entry in detail.items()},
+        )
+    return (
+        dict(metadata.get("criterion_scores") or {}),
+        {k: float(v) for k, v in (metadata.get("criterion_weights") or {}).items()},
+    )
+
+
 def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> list[GradedSample]:
     score = row["score"]
     metadata: Mapping[str, Any] = score.get("metadata") or {}
@@ -345,15 +365,14 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
     response = str(score.get("answer") or "")
     record = _record(row["metadata"]) if with_text else None
     found: list[GradedSample] = []
-    scores: Mapping[str, Any] = metadata.get("criterion_scores") or {}
-    weights: Mapping[str, float] = metadata.get("criterion_weights") or {}
+    scores, weights = _criterion_verdicts(metadata)
     total = sum(weights.values())
-    complete = all(value is not None for value in scores.values())
-    if scores and set(scores) == set(weights) and total > 0 and complete:
+    judged = {name: float(value) for name, value in scores.items() if value is not None}
+    if scores and set(judged) == set(weights) and total > 0:
         criteria = [
             Unit(
                 unit=f"{_prefix('criterion', run, row)}:{name}",
-                verdict=float(scores[name]),
+                verdict=judged[name],
                 weight=weights[name] / total,
                 shown=(
                     {
@@ -365,7 +384,7 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
                     else {}
                 ),
             )
-            for name in scores
+            for name in judged
         ]
         found.append(_graded("criterion", run, model, row, cluster, units=criteria))
     correctness: Mapping[str, Any] = metadata.get("correctness") or {}

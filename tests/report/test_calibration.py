@@ -299,11 +299,9 @@ def test_the_report_shows_raw_and_calibrated_for_both_families(
     printed = terminal_summary(sections)
     assert "calibrated PrefAlign asker · oracle: raw 5.000, calibrated 4.000" in printed
     section = markdown(sections, figures=False).split("## Correcting for the grader", 1)[1]
-    for headline in HEADLINES:
-        assert f"| {headline.name} |" in section
-    for model in ("recoverer", "cautious", "asker", "guesser"):
-        assert f"| {model} |" in section
-    assert "asker − guesser" in section and "told apart" in section
+    cells = {cell.strip() for line in section.splitlines() for cell in line.split("|")}
+    assert {h.name for h in HEADLINES} | {"recoverer", "cautious", "asker", "guesser"} <= cells
+    assert "asker − guesser" in cells and any(cell.endswith("told apart") for cell in cells)
 
 
 def test_a_missing_library_is_said_with_the_install_command(
