@@ -76,7 +76,8 @@ def calibration_tables(found: Calibration) -> list[Table]:
                         d.condition,
                         f"{d.first} − {d.second}",
                         f"{d.value:+.3f} [{d.low:+.3f}, {d.high:+.3f}]",
-                        "interval includes 0: not told apart" if d.includes_zero else "told apart",
+                        ("interval includes 0: not told apart" if d.includes_zero else "told apart")
+                        + (f" ({d.basis})" if d.basis not in ("", "prompt_cluster_paired") else ""),
                     ]
                     for d in found.differences
                 ],
