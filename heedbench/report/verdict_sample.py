@@ -382,8 +382,14 @@ def check_against_logs(design: Design, samples: Sequence[GradedSample], where: s
                 "re-run that replaced it)"
             )
     sizes: dict[str, int] = {}
+    policies = {f"{s.kind} | {s.model} · {s.condition}" for s in design.strata.values()}
     for sample in samples:
         name = stratum_of(sample, design.seed, design.by_verdict)
+        if name not in design.strata and f"{sample.kind} | {sample.policy}" in policies:
+            raise LabelError(
+                f"{where}: sample {sample.key} of a labelled model and condition is in no "
+                "stratum of the draw (the logs changed since the export); export a new sample"
+            )
         sizes[name] = sizes.get(name, 0) + 1
     for stratum in design.strata.values():
         if sizes.get(stratum.id, 0) != stratum.population:

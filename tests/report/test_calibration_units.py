@@ -14,6 +14,7 @@ from heedbench.report.verdict_sample import (
     LabelSet,
     allocate,
     annotation_rows,
+    check_against_logs,
     draw,
     drawn_unit,
     parse_label,
@@ -176,3 +177,14 @@ def test_model_text_cannot_become_a_spreadsheet_formula() -> None:
     assert row["response"] == "'" + attack
     assert (row["context"], row["message"]) == ("'+1 and -1", "'@x")
     assert row["judge"] == "" and "5" not in row.values()
+
+
+def test_a_sample_added_after_the_draw_is_caught() -> None:
+    """A by-verdict draw: a new sample whose verdict class had no stratum cannot slip in."""
+    samples = [sample(i, [1.0], [1.0]) for i in range(10)]
+    design, _ = draw(samples, 4, 0, by_verdict=True)
+    check_against_logs(design, samples, "here")
+    with pytest.raises(LabelError, match=r"sample criterion:e:s99@1 .* in no stratum"):
+        check_against_logs(design, [*samples, sample(99, [1.0], [5.0])], "here")
+    with pytest.raises(LabelError, match="held 10 samples at export and holds 11"):
+        check_against_logs(design, [*samples, sample(98, [1.0], [1.0])], "here")
