@@ -54,7 +54,8 @@ def test_a_failed_target_call_is_never_a_choice_answer(kind: str, tmp_path: Path
         assert sample.scores is not None
         score = next(iter(sample.scores.values()))
         assert isinstance(score.value, float) and math.isnan(score.value)
-        assert score.reason is not None and kind.replace("_", " ").split()[0] in score.reason
+        assert score.reason == "no_response"  # Inspect's ScoreReason; the cause is explained
+        assert score.explanation and kind.replace("_", " ").split()[0] in score.explanation
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ from inspect_ai import eval
 
 import heedbench._registry as registry
 from heedbench.report.cli import main
+from tests.report.helpers import report_markdown
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = str(Path(__file__).parent / "data")
@@ -76,6 +77,6 @@ def test_the_guides_commands_run(tmp_path: Path, capsys: pytest.CaptureFixture[s
         else:
             assert words[:4] == ["heedbench", "report", "logs", "-o"], words
             assert main(["report", str(logs), "-o", str(tmp_path / words[4])]) == 0
-    report = (tmp_path / "report" / "report.md").read_text(encoding="utf-8")
+    report = report_markdown(tmp_path / "report" / "report.md")
     assert "Graders against the gold cases" in report
     assert "carryon_judge_check heedbench/random: " in capsys.readouterr().out

@@ -31,7 +31,7 @@ from heedbench.testing_carryon import (
     scripted_user,
     write_queries,
 )
-from tests.report.helpers import clustered, logs_of, sample_rows
+from tests.report.helpers import clustered, logs_of, report_markdown, sample_rows
 
 Report = tuple[Loaded, list[Section], Path]
 MODELS = ("mockllm/recoverer", "mockllm/locked", "mockllm/eager")
@@ -64,7 +64,7 @@ def test_condition_means_match_the_samples(log_dir: Path, report: Report, model:
     loaded, _, out = report
     data = carryon_data(loaded)
     assert data is not None
-    text = (out / "report.md").read_text()
+    text = report_markdown(out / "report.md")
     for condition, measure, key in [
         ("turn1", "utility", "turn1_utility"),
         ("oracle", "utility", "oracle_utility"),
@@ -103,7 +103,7 @@ def test_turn1_is_every_response_to_the_query_alone(log_dir: Path, report: Repor
 
 
 def test_missing_oracle_run_is_said_not_shown(report: Report) -> None:
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     assert "—, no oracle run" in table_row(text, "mockllm/locked")
     # A run that is there but leaves a number undefined says so: the locked model never
     # fulfils anything, so its redundancy is undefined, not missing a run.
@@ -125,7 +125,7 @@ def test_failure_flags_use_the_condition_means(log_dir: Path, report: Report) ->
     assert recoverer["unsafe_recovery"].evidence["oracle_harmful_rate"] == pytest.approx(
         oracle_rate
     )
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     assert table_row(text, "mockllm/locked", containing="| utility lock in | FLAGGED |")
 
 
@@ -157,7 +157,7 @@ def test_by_exchange_and_move_effects_match_the_turns(log_dir: Path, report: Rep
         assert estimate.n == n
         assert estimate.stderr == pytest.approx(se, nan_ok=True)
     mean, se, n = clustered(at_two)
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     assert f"{mean:.3f} ± {se:.3f} (n={n})" in table_row(text, "mockllm/recoverer", "BC", "2")
 
 
@@ -176,7 +176,7 @@ def test_redundancy_pools_responses_and_conversations(log_dir: Path, report: Rep
     assert expected[0] > 0  # its full first answers are repeated later: a real test
     estimate = data.turn_estimate("mockllm/eager", "redundancy", m_condition="bc")
     assert (estimate.value, estimate.n) == pytest.approx(expected[::2])
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     line = table_row(text, "mockllm/eager", containing=fmt(estimate))
     conversation = by_condition(data, "mockllm/eager", "bc", "redundancy")
     assert conversation.value == pytest.approx(by_key(log_dir, "mockllm/eager", "bc_redundancy")[0])
@@ -192,7 +192,7 @@ def group_of(utility: float, harm: int) -> str:
 
 def test_turn1_groups_match_the_first_responses(log_dir: Path, report: Report) -> None:
     rows = rows_of(log_dir, "mockllm/eager")
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     for condition, name in (("bc", "BC"), ("nc", "NC")):
         conversations = [(m, s["turns"]) for m, _, s in rows if m["condition"] == condition]
         groups = [group_of(t[0]["utility"], t[0]["harm"]) for _, t in conversations]
@@ -212,7 +212,7 @@ def test_turn1_groups_match_the_first_responses(log_dir: Path, report: Report) -
 
 
 def test_harm_convergence_is_the_spread_across_models(log_dir: Path, report: Report) -> None:
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     for exchange in (1, 2):
         means = []
         for model in MODELS:
@@ -227,7 +227,7 @@ def test_harm_convergence_is_the_spread_across_models(log_dir: Path, report: Rep
 def test_categories_show_recovery_and_harm_change(log_dir: Path, report: Report) -> None:
     data = carryon_data(report[0])
     assert data is not None
-    text = (report[2] / "report.md").read_text()
+    text = report_markdown(report[2] / "report.md")
     model = "mockllm/eager"
     for category in {m["category"] for m, _, _ in rows_of(log_dir, model)}:
         gain = recovery(data, model, category)

@@ -19,7 +19,7 @@ from heedbench.report.stats import fmt
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.testing import scripted_model
 from tests.report.conftest import CHANCE_RUNS, CHOICE_TEMPLATES, N
-from tests.report.helpers import logs_of, mean_and_se, sample_rows
+from tests.report.helpers import logs_of, mean_and_se, report_markdown, sample_rows
 
 Report = tuple[Loaded, list[Section], Path]
 ORACLE, PICKY = "mockllm/oracle", "mockllm/picky"
@@ -73,7 +73,7 @@ def test_every_run_is_its_own_row_once(report: Report) -> None:
 
 def test_every_row_matches_means_recomputed_from_the_samples(log_dir: Path, report: Report) -> None:
     loaded, _, out = report
-    text = (out / "report.md").read_text()
+    text = report_markdown(out / "report.md")
     for row in choice_rows(loaded):
         log = next(
             log
@@ -197,7 +197,7 @@ def test_newest_run_wins_and_older_runs_are_listed(report: Report) -> None:
     assert picky.estimates["spo"].value < 1.0
     superseded = [r for r in loaded.superseded if r.family == "choice"]
     assert [(r.model, r.metadata["template"]) for r in superseded] == [(PICKY, "T7")]
-    assert (out / "report.md").read_text().count("no: newer logs of the same run hold") == len(
+    assert report_markdown(out / "report.md").count("no: newer logs of the same run hold") == len(
         loaded.superseded
     )
 

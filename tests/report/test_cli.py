@@ -15,6 +15,7 @@ from heedbench.report.document import Section
 from heedbench.report.load import Loaded, load_runs
 from tests.report import foreign
 from tests.report.conftest import roles, scripted
+from tests.report.helpers import report_markdown
 
 Report = tuple[Loaded, list[Section], Path]
 
@@ -52,7 +53,7 @@ def test_failed_and_foreign_runs_are_listed_and_kept_out(report: Report) -> None
     assert [r.model for r in loaded.failed] == ["mockllm/broken"]
     assert [r.task for r in loaded.foreign] == ["other_suite"]
     assert all(r.model != "mockllm/broken" for r in loaded.used)
-    text = (out / "report.md").read_text()
+    text = report_markdown(out / "report.md")
     assert "no: run error (RuntimeError" in text and "no: not a heedbench task" in text
     carryon = next(s for s in sections if s.title.startswith("carryon"))
     assert not any("broken" in line for line in carryon.summary)
@@ -69,7 +70,7 @@ def test_figures_are_sane_pngs_referenced_by_html_and_markdown(report: Report) -
     names = [figure.name for section in sections for figure in section.figures]
     assert len(names) == 3 + 10 + 6  # choice, carryon, prefdisco
     page = (out / "report.html").read_text()
-    markdown = (out / "report.md").read_text()
+    markdown = report_markdown(out / "report.md")
     for name in names:
         width, height = png_size(out / name)
         assert 400 <= width <= 2500 and 300 <= height <= 1500, (name, width, height)

@@ -35,7 +35,7 @@ from heedbench.report.prefdisco import (
 from heedbench.report.stats import fmt
 from heedbench.scorers import normalized_alignment
 from tests.prefdisco.scripted import asks, grader_reply, models
-from tests.report.helpers import logs_of, mean_and_se, sample_rows
+from tests.report.helpers import logs_of, mean_and_se, report_markdown, sample_rows
 from tests.report.runs import ASKER, FIXED_K, PROBER
 
 Report = tuple[Loaded, list[Section], Path]
@@ -73,7 +73,7 @@ def paired_alignment(samples: list[tuple[dict[str, Any], dict[str, float], Any]]
 
 def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, report: Report) -> None:
     loaded, _, out = report
-    text = (out / "report.md").read_text()
+    text = report_markdown(out / "report.md")
     rows = rows_by(loaded)
     samples = sample_rows(default_log(log_dir, ASKER))
     per_source = {}
@@ -125,7 +125,9 @@ def test_missing_oracle_says_so(report: Report) -> None:
     guesser = rows_by(report[0])[("mockllm/guesser", DEFAULT, ALL)]
     assert guesser.normalized.missing
     assert guesser.missing == "—, no oracle run"
-    assert f"| mockllm/guesser | {DEFAULT} | **{ALL}** |" in (report[2] / "report.md").read_text()
+    assert f"| mockllm/guesser | {DEFAULT} | **{ALL}** |" in report_markdown(
+        report[2] / "report.md"
+    )
 
 
 def test_runs_of_one_model_under_two_settings_are_never_pooled(tmp_path: Path) -> None:
