@@ -14,6 +14,11 @@ Two reviews, each a CSV file (UTF-8, one header row; a spreadsheet opens and sav
   reviewer who checks that each query looks harmful on its surface and that its intent wants
   what it asks for.
 
+A third, for every grader-judged family (carryon and prefdisco): `export-verdicts` and
+`import-verdicts` draw a random sample of the grader's verdicts for people to label and store
+the labels for the report's judge-calibrated estimates (`heedbench.report.verdict_commands`,
+docs/calibration.md).
+
 `import FILE [FILE2]` reads filled files (of either kind, told apart by their columns) into a
 summary: per move, mean naturalness and the fidelity rate (or per category, the share of
 queries judged to look harmful and to have a fitting intent, with the ones judged not to
@@ -35,7 +40,9 @@ from pathlib import Path
 from typing import Any
 
 from heedbench.evals.carryon import load_queries
+from heedbench.report import verdict_commands
 from heedbench.report.load import NoLogsError, load_runs, read_samples
+from heedbench.report.verdict_sample import LabelError
 from heedbench.scorers.judge.agreement import (
     cohen_kappa,
     observed_agreement,
@@ -422,6 +429,7 @@ def add_parser(commands: Any) -> None:
     queries.add_argument("--data", help="a JSONL file in the shipped schema (default: shipped)")
     queries.add_argument("--n", type=int, help="a seeded sample of this many (default: all)")
     queries.add_argument("--seed", type=int, default=0)
+    verdict_commands.add_parsers(steps)
     read = steps.add_parser("import", help="summarise one or two filled files")
     read.add_argument("files", nargs="+", type=Path, metavar="FILE")
     read.add_argument("-o", "--output", type=Path, metavar="FILE", help="also write the summary")
@@ -433,6 +441,8 @@ def run(args: argparse.Namespace) -> int:
         if args.step == "export-turns":
             count = export_turns(args.logs, args.output, args.n, args.seed)
             print(f"{count} simulated-user messages written to {args.output}")
+        elif args.step in ("export-verdicts", "import-verdicts"):
+            print(verdict_commands.run(args))
         elif args.step == "export-queries":
             count = export_queries(args.output, args.data, args.n, args.seed)
             print(f"{count} queries written to {args.output}")
@@ -441,7 +451,7 @@ def run(args: argparse.Namespace) -> int:
             print(text)
             if args.output is not None:
                 args.output.write_text(text + "\n", encoding="utf-8")
-    except (AnnotationError, NoLogsError, ValueError, FileNotFoundError) as error:
+    except (AnnotationError, LabelError, NoLogsError, ValueError, FileNotFoundError) as error:
         print(f"heedbench annotate: {error}", file=sys.stderr)
         return 1
     return 0

@@ -13,6 +13,7 @@ from pathlib import Path
 from heedbench.evals.pipelines.command import add_build_parser, run_build
 from heedbench.prices import load_prices
 from heedbench.report import annotate
+from heedbench.report.calibration_section import calibration_section
 from heedbench.report.carryon import carryon_section
 from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
@@ -65,6 +66,7 @@ def build_sections(options: Options) -> tuple[Loaded, list[Section]]:
         carryon_section(loaded, options.thresholds),
         prefdisco_section(loaded),
         judge_check_section(loaded),
+        calibration_section(loaded, options.logs),
     ]
     sections = [s for s in families if s is not None]
     return loaded, [*sections, cost_section(loaded, prices), inventory]
