@@ -10,10 +10,12 @@ The annotator (`fill`) reads the truth from the annotation file alone.
 """
 
 import csv
+import importlib.util
 import json
 import re
 from pathlib import Path
 
+import pytest
 from inspect_ai import eval
 from inspect_ai.model import Model
 
@@ -36,6 +38,12 @@ WRONG_ANSWER = "The answer is \\boxed{12345}."
 _FACT = re.compile(r"\bFACT(\d+)\b")
 _TAG = re.compile(r"\[(baseline|discovery|oracle)\]")
 TRUE_GRADES = {"baseline": 2, "discovery": 3, "oracle": 4}
+
+NEEDS_CJE = pytest.mark.skipif(
+    importlib.util.find_spec("cje") is None,
+    reason="needs the calibration library: pip install -e '.[calibrate]' (CI installs it)",
+)
+"""For the tests that compute a calibrated estimate; the rest of the feature needs no library."""
 
 
 def lenient_carryon(prompt: str) -> str:

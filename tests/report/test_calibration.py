@@ -30,7 +30,14 @@ from heedbench.report.verdict_sample import (
     find_label_files,
     read_label_set,
 )
-from tests.report.calibration_runs import SECRET, carryon_logs, fill, prefdisco_logs, truth
+from tests.report.calibration_runs import (
+    NEEDS_CJE,
+    SECRET,
+    carryon_logs,
+    fill,
+    prefdisco_logs,
+    truth,
+)
 
 
 @pytest.fixture(scope="module")
@@ -188,6 +195,7 @@ def test_a_missing_row_and_an_unreadable_label_are_refused(
     assert "row 2" in error and rows[0]["unit"] in error and "maybe" in error
 
 
+@NEEDS_CJE
 def test_a_partial_file_is_refused_unless_allowed_and_then_flagged(
     logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -214,6 +222,7 @@ def test_labels_of_other_logs_are_refused(
     assert "not in the logs given" in error and "problem_0_" in error
 
 
+@NEEDS_CJE
 def test_a_stored_label_file_whose_logs_changed_is_left_out(logs: Path, tmp_path: Path) -> None:
     out = exported(logs, tmp_path)
     fill(out)
@@ -228,6 +237,7 @@ def test_a_stored_label_file_whose_logs_changed_is_left_out(logs: Path, tmp_path
 # -- the report -------------------------------------------------------------------------------------
 
 
+@NEEDS_CJE
 def test_every_sample_labelled_gives_the_human_mean(labelled: Path) -> None:
     logs, out = labelled, labelled.parent / "verdicts.csv"
     found = calibrated(logs)
@@ -262,6 +272,7 @@ def test_every_sample_labelled_gives_the_human_mean(labelled: Path) -> None:
     assert ratio.raw == pytest.approx(0.5) and ratio.value == pytest.approx(50)
 
 
+@NEEDS_CJE
 def test_a_sample_of_labels_gives_an_interval_that_holds_the_truth(
     built: Path, tmp_path: Path
 ) -> None:
@@ -282,6 +293,7 @@ def test_a_sample_of_labels_gives_an_interval_that_holds_the_truth(
         assert r.calibrated.low - 1e-9 <= truth_value <= r.calibrated.high + 1e-9, r
 
 
+@NEEDS_CJE
 def test_too_few_labels_are_said_not_estimated(logs: Path, tmp_path: Path) -> None:
     out = exported(logs, tmp_path, per_model=6)
     fill(out)
@@ -292,6 +304,7 @@ def test_too_few_labels_are_said_not_estimated(logs: Path, tmp_path: Path) -> No
     assert all(r.note.startswith("too few labels") for r in labelled), [r.note for r in labelled]
 
 
+@NEEDS_CJE
 def test_the_report_shows_raw_and_calibrated_for_both_families(
     labelled: Path, tmp_path: Path
 ) -> None:

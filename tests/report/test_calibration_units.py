@@ -20,6 +20,7 @@ from heedbench.report.verdict_sample import (
     parse_label,
     verdict_class,
 )
+from tests.report.calibration_runs import NEEDS_CJE
 
 
 def sample(index: int, weights: list[float], verdicts: list[float] | None = None,
@@ -121,6 +122,7 @@ def test_verdict_classes() -> None:
     assert verdict_class("item", 1.0) == "yes" and verdict_class("correctness", 0.0) == "no"
 
 
+@NEEDS_CJE
 def test_a_grader_that_agrees_with_people_is_left_alone() -> None:
     """Shortcut check: the correction must not move an accurate grader's number."""
     samples = [sample(i, [0.5, 0.5], [float(1 + i % 5)] * 2) for i in range(60)]
@@ -139,6 +141,7 @@ def test_every_headline_has_a_kind_and_a_scale() -> None:
     assert all(h.scale[0] < h.scale[1] for h in HEADLINES)
 
 
+@NEEDS_CJE
 def test_the_simulation_benchmark_runs(tmp_path: Path) -> None:
     """Tiny repetitions: the script works end to end and writes its table."""
     from benchmarks.calibration_coverage import SCENARIOS, main
