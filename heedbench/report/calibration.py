@@ -46,7 +46,7 @@ MIN_POLICY_CLUSTERS = 2
 """Labelled clusters a model × condition needs for an interval of its own."""
 ADVISED_LABELS = 20
 """CJE's advice per model × condition; fewer and intervals are wide and fragile."""
-INSTALL = 'pip install "heedbench[calibrate]"'
+INSTALL = 'pip install -e ".[calibrate]" (in your clone of heedbench)'
 Z95 = 1.959963984540054
 
 
