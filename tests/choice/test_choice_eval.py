@@ -15,6 +15,9 @@ from heedbench.testing import log_metric as metric
 from heedbench.testing import scripted_model, user_ranks
 
 N = 6
+CONTEXTS = 6
+"""Contexts per run: the behaviours tested here hold context by context, so a quarter of the
+23 keeps every test meaningful at a quarter of the calls."""
 METHODS = [
     "pairwise_score",
     "pairwise_scc",
@@ -31,27 +34,30 @@ def malformed(prompt: str) -> str:
     return "Honestly, I would pack whatever feels right for the trip."
 
 
-def run(tmp_path: Path, reply: Any, **params: Any) -> EvalLog:
+def run(tmp_path: Path, reply: Any, limit: int | None = CONTEXTS, **params: Any) -> EvalLog:
     params.setdefault("n", N)
     log = eval(
         choice(**params),
         model=scripted_model(reply),
         display="none",
         log_dir=str(tmp_path),
+        limit=limit,
     )[0]
     assert log.status == "success", log.error
     return log
 
 
 def user_orders() -> dict[str, list[list[str]]]:
-    return {str(s.id): s.metadata["user_order"] for s in choice_dataset(n=N) if s.metadata}
+    """The user orders of the contexts a run with the default limit scores (the first ones)."""
+    samples = list(choice_dataset(n=N))[:CONTEXTS]
+    return {str(s.id): s.metadata["user_order"] for s in samples if s.metadata}
 
 
 @pytest.mark.parametrize("method", METHODS)
 def test_oracle_model_is_partially_aligned_and_valid(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS), method=method)
     assert metric(log, "spo") == 1.0
-    assert metric(log, "choice_alignment", "valid_contexts") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == CONTEXTS
     assert metric(log, "invalid_rate") == 0.0
     if method == "pairwise_test":
         assert math.isnan(metric(log, "kendall"))  # SPO only
@@ -71,7 +77,7 @@ def test_oracle_model_is_partially_aligned_and_valid(tmp_path: Path, method: str
 def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS, invert=True), method=method)
     assert metric(log, "spo") == 0.0
-    assert metric(log, "choice_alignment", "valid_contexts") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == CONTEXTS
     if method in ("pairwise_score", "pairwise_scc", "pairwise_sort", "pointwise"):
         strict = [len(strict_pairs(o)) for o in user_orders().values()]
         assert metric(log, "kendall") == pytest.approx(sum(strict) / len(strict))
@@ -81,7 +87,7 @@ def test_inverted_model_violates_every_strict_preference(tmp_path: Path, method:
 def test_noisy_model_is_partly_aligned(tmp_path: Path, method: str) -> None:
     log = run(tmp_path, oracle(RANKS, noise=0.3), method=method)
     assert 0.0 < metric(log, "spo") < 1.0
-    assert metric(log, "choice_alignment", "valid_contexts") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == CONTEXTS
     if method != "pairwise_test":
         assert metric(log, "kendall") > 0.0
     if method in ("pairwise_score", "pairwise_sort"):
@@ -105,7 +111,7 @@ def test_malformed_answers_are_counted_not_guessed(tmp_path: Path, method: str) 
     assert metric(log, "invalid_rate") == 1.0
     spo_score = next(s for s in log.results.scores if s.name == "spo")  # type: ignore[union-attr]
     assert spo_score.scored_samples == 0
-    assert spo_score.unscored_samples == 23
+    assert spo_score.unscored_samples == CONTEXTS
 
 
 def test_invalid_answer_in_one_order_keeps_pairwise_score_valid(tmp_path: Path) -> None:
@@ -118,7 +124,7 @@ def test_invalid_answer_in_one_order_keeps_pairwise_score_valid(tmp_path: Path) 
 
     log = run(tmp_path, half_broken, method="pairwise_score")
     assert metric(log, "invalid_rate") == 0.5
-    assert metric(log, "choice_alignment", "valid_contexts") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == CONTEXTS
     assert metric(log, "spo") == 1.0
     assert log.eval.metadata is not None and log.eval.metadata["validity"] == "lenient"
 
@@ -134,7 +140,7 @@ def half_broken_reply(prompt: str) -> str:
 def test_strict_validity_refuses_half_answered_pairs(tmp_path: Path, method: str) -> None:
     lenient = run(tmp_path, half_broken_reply, method=method)
     strict = run(tmp_path, half_broken_reply, method=method, validity="strict")
-    assert metric(lenient, "choice_alignment", "valid_contexts") == 23
+    assert metric(lenient, "choice_alignment", "valid_contexts") == CONTEXTS
     assert metric(strict, "choice_alignment", "valid_contexts") == 0
     assert math.isnan(metric(strict, "spo"))  # no valid context to average
     assert strict.eval.metadata is not None and strict.eval.metadata["validity"] == "strict"
@@ -152,7 +158,7 @@ def test_strict_validity_leaves_single_order_designs_alone(tmp_path: Path, metho
     assert (
         metric(strict, "choice_alignment", "valid_contexts")
         == metric(lenient, "choice_alignment", "valid_contexts")
-        == 23
+        == CONTEXTS
     )
     assert metric(strict, "spo") == metric(lenient, "spo")
 
@@ -172,7 +178,7 @@ def test_queries_spent_per_design(tmp_path: Path) -> None:
 
 def test_log_keeps_per_context_details(tmp_path: Path) -> None:
     log = run(tmp_path, oracle(RANKS, noise=0.3), method="pairwise_score")
-    assert log.samples is not None and len(log.samples) == 23
+    assert log.samples is not None and len(log.samples) == CONTEXTS
     sample = log.samples[0]
     assert sample.scores is not None
     score = sample.scores["choice_alignment"]
@@ -227,10 +233,11 @@ def test_epochs_reduce_the_dict_score(tmp_path: Path) -> None:
         epochs=2,
         display="none",
         log_dir=str(tmp_path),
+        limit=CONTEXTS,
     )[0]
     assert log.status == "success"
     assert metric(log, "spo") == 1.0
-    assert metric(log, "choice_alignment", "valid_contexts") == 23
+    assert metric(log, "choice_alignment", "valid_contexts") == CONTEXTS
 
 
 def test_cache_answers_repeated_queries_without_the_model(
@@ -251,7 +258,8 @@ def test_cache_answers_repeated_queries_without_the_model(
             model=scripted_model(counted),
             display="none",
             log_dir=str(tmp_path),
+            limit=CONTEXTS,
         )[0]
         assert log.status == "success"
         assert metric(log, "spo") == 1.0
-    assert calls == 23 * N
+    assert calls == CONTEXTS * N

@@ -4,6 +4,7 @@ Built once per test session (per xdist worker) into a temporary folder, then rep
 """
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,7 @@ def picky_reply(ranks: ContextRanks) -> Reply:
     return reply
 
 
-def build_logs(log_dir: Path) -> None:
+def choice_logs(log_dir: Path) -> None:
     ranks = user_ranks(n=N)
     models: dict[str, Model] = {
         "oracle": scripted_model(choice_oracle(ranks), name="oracle"),
@@ -94,12 +95,22 @@ def build_logs(log_dir: Path) -> None:
     for method, template in CHANCE_RUNS:
         run(choice(n=N, method=method, template=template), "heedbench/random", log_dir)
 
-    # real carryon and prefdisco runs (the failed carryon run is kept out of the numbers)
-    runs.carryon_logs(log_dir, fail=broken)
-    runs.prefdisco_logs(log_dir)
 
-    # a log of another suite: listed and skipped
+def other_logs(log_dir: Path) -> None:
+    """Real carryon and prefdisco runs (the failed carryon run is kept out of the numbers),
+    and a log of another suite: listed and skipped."""
+    runs.carryon_logs(log_dir, fail=broken)
     run(foreign.other_suite(), scripted("outsider"), log_dir, model_roles=roles())
+
+
+PARTS: tuple[tuple[str, Callable[[Path], None]], ...] = (
+    ("choice", choice_logs),
+    ("carryon", other_logs),
+    ("prefdisco", runs.prefdisco_logs),
+)
+"""The logs in three folders under one root, each built once by whichever worker gets to it
+first: two xdist workers start from opposite ends, so they build different parts at the same
+time instead of one waiting for the other to build everything."""
 
 
 @pytest.fixture(scope="session")
@@ -107,14 +118,18 @@ def log_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The logs, built once per test session even when xdist runs several workers."""
     base = tmp_path_factory.getbasetemp()
     # Under xdist each worker's base sits in the run's own folder, which they share.
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    path = shared / "report-logs"
-    with FileLock(str(shared / "report-logs.lock")):
-        if not (path / "complete").exists():
-            path.mkdir(exist_ok=True)
-            build_logs(path)
-            (path / "complete").touch()
-    return path
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = base.parent if worker else base
+    root = shared / "report-logs"
+    order = PARTS if not worker or int(worker.removeprefix("gw")) % 2 == 0 else PARTS[::-1]
+    for name, build in order:
+        with FileLock(str(shared / f"report-logs-{name}.lock")):
+            folder = root / name
+            if not (folder / "complete").exists():
+                folder.mkdir(parents=True, exist_ok=True)
+                build(folder)
+                (folder / "complete").touch()
+    return root
 
 
 @pytest.fixture(scope="session")

@@ -60,7 +60,7 @@ def eager(prompt: str) -> str:
 def carryon_logs(log_dir: Path, fail: Reply) -> None:
     """A recovering model with every condition, a locked one without oracle, an eager one whose
     first responses differ (refusal, partial, full help), and a failed run."""
-    data = write_queries(log_dir.parent / f"{log_dir.name}-queries.jsonl", load_queries()[::25])
+    data = write_queries(log_dir.parent / f"{log_dir.name}-queries.jsonl", load_queries()[::50])
     roles = {
         "user": scripted_model(scripted_user, "sim-user"),
         "grader": scripted_model(scripted_grader, "judge"),
