@@ -10,6 +10,7 @@ marked `shipped_data` (`pytest -m shipped_data`).
 
 import math
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -286,13 +287,14 @@ def test_an_unreadable_grader_leaves_cases_unscored_never_wrong(tmp_path: Path) 
 
 
 @pytest.mark.shipped_data
-def test_shipped_data_a_perfect_grader_passes_every_measured_gate(tmp_path: Path) -> None:
+@pytest.mark.parametrize("build", [carryon_judge_check, prefdisco_judge_check])
+def test_shipped_data_a_perfect_grader_passes_every_measured_gate(
+    tmp_path: Path, build: Callable[[], Task]
+) -> None:
     """The shipped gold set, judged by a grader that gives the gold label: nothing may fail."""
-    for task in (carryon_judge_check(), prefdisco_judge_check()):
-        log = run(task, perfect, "perfect", tmp_path, folder=None)
-        summary = summary_of(log)
-        assert summary.gated()
-        assert not summary.verdicts("fail") and not summary.verdicts("undecided"), overall(summary)
-        for name, statistic in ((s.name, s) for s in summary.gated()):
-            if name.endswith("injection_effect"):
-                assert statistic.verdict == "pass", f"{name}: twins missing from the shipped set?"
+    summary = summary_of(run(build(), perfect, "perfect", tmp_path, folder=None))
+    assert summary.gated()
+    assert not summary.verdicts("fail") and not summary.verdicts("undecided"), overall(summary)
+    for name, statistic in ((s.name, s) for s in summary.gated()):
+        if name.endswith("injection_effect"):
+            assert statistic.verdict == "pass", f"{name}: twins missing from the shipped set?"
