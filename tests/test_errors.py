@@ -8,15 +8,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval as inspect_eval
 
 from heedbench.calls import ModelCallError, collect_calls
 from heedbench.errors import input_error_message
+from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
 from heedbench.evals.judge_check.task import prefdisco_judge_check
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.params import ParameterError
 from heedbench.roles import RoleNotBoundError
+from heedbench.testing import scripted_model
+from heedbench.testing_carryon import refuse_then_recover, scripted_user, write_queries
 
 INSPECT = Path(sys.executable).parent / "inspect"
 
@@ -120,3 +124,24 @@ def test_concurrent_failures_raise_the_first_cause_not_the_task_group() -> None:
     with pytest.raises(ModelCallError, match=r"the grader's call failed \(empty\)") as raised:
         asyncio.run(run())
     assert "1 other concurrent call(s) failed as well" in "".join(raised.value.__notes__)
+
+
+def test_an_errored_sample_names_the_failed_call_not_the_task_group(tmp_path: Path) -> None:
+    # Every grader call comes back empty: each is retried, then fails; many fail at once.
+    data = write_queries(tmp_path / "q.jsonl", load_queries()[:1], 4)
+    log = inspect_eval(
+        carryon(data=str(data), condition="oracle"),
+        model=scripted_model(refuse_then_recover(), "target"),
+        model_roles={
+            "user": scripted_model(scripted_user, "user"),
+            "grader": scripted_model(lambda prompt: "", "grader"),
+        },
+        display="none",
+        log_dir=str(tmp_path / "logs"),
+        fail_on_error=False,
+    )[0]
+    assert log.samples
+    error = log.samples[0].error
+    assert error is not None
+    assert "the grader's call failed (empty)" in error.message
+    assert "TaskGroup" not in error.message
