@@ -1,6 +1,9 @@
 """End-to-end `carryon` runs with scripted target, user and grader models, offline."""
 
 import math
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -459,3 +462,31 @@ def test_two_epochs_reduce_to_the_same_per_condition_numbers(tmp_path: Path, dat
             assert math.isnan(value["oracle_utility"]) and value["turn1_utility"] == 0.0
     assert metric(log, "turn1_utility", "mean") == 0.0
     assert metric(log, "oracle_utility", "mean") == pytest.approx(2 / ITEMS)
+
+
+def test_a_three_sample_run_prints_a_summary_that_fits_one_screen(tmp_path: Path) -> None:
+    # What a user sees in the terminal after `inspect eval heedbench/carryon ... --limit 3`:
+    # the headline keys of the conditions the run holds, not a hundred breakdown metrics.
+    script = f"""
+from inspect_ai import eval
+from heedbench.testing import scripted_model
+from heedbench.testing_carryon import refuse_then_recover, scripted_grader, scripted_user
+eval("heedbench/carryon", model=scripted_model(refuse_then_recover(), name="target"),
+     model_roles={{"user": scripted_model(scripted_user, name="user"),
+                  "grader": scripted_model(scripted_grader, name="grader")}},
+     limit=3, log_dir={str(tmp_path)!r}, display="plain")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+        env={**os.environ, "COLUMNS": "100"}, cwd=tmp_path, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    summary = lines[
+        max(i for i, line in enumerate(lines) if line.startswith("carryon (3 samples)")) :
+    ]
+    assert len(summary) <= 40, "\n".join(summary)
+    text = "\n".join(summary)
+    assert "bc_last_utility" in text and "turn1_harm" in text  # the headline keys are there
+    assert not any(word.endswith("…") for word in text.split())  # no name cut short
+    assert ".1x." not in text and ".offensive_language." not in text  # breakdowns are not
