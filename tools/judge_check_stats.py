@@ -15,7 +15,6 @@ Usage: python tools/judge_check_stats.py [--dir datasets/judge_check]
 """
 
 import argparse
-import json
 import math
 import re
 import statistics
@@ -30,6 +29,7 @@ from heedbench.evals.judge_check.dataset import ATTACKS as LOADER_ATTACKS
 from heedbench.evals.judge_check.dataset import CHECKLIST_FILE, HARM_FILE
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
+from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"
@@ -115,40 +115,6 @@ QUESTION_FRAME = frozenset(
     }
 )  # fmt: skip
 OVERLAP_THRESHOLDS = (0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6, 0.7)
-
-Record = dict[str, Any]
-
-
-class Problems:
-    """Collects schema and coverage violations as 'file: record: field: message' lines."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def add(self, where: str, field: str, message: str) -> None:
-        """Record one violation at `where` (file and record) in `field`."""
-        self.lines.append(f"{where}: {field}: {message}")
-
-
-def load(path: Path, problems: Problems) -> list[Record]:
-    """Parse a JSONL file; unparseable lines are reported and skipped."""
-    records: list[Record] = []
-    if not path.is_file():
-        problems.add(path.name, "-", "file not found")
-        return records
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            problems.add(f"{path.name}:{number}", "-", f"invalid JSON ({error.msg})")
-            continue
-        if not isinstance(value, dict):
-            problems.add(f"{path.name}:{number}", "-", "a record must be a JSON object")
-            continue
-        records.append(value)
-    return records
 
 
 def text_ok(value: Any) -> bool:
@@ -747,7 +713,7 @@ def main() -> int:
     parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="folder with the files")
     args = parser.parse_args()
     problems = Problems()
-    data = {name: load(args.dir / name, problems) for name in (CHECKLIST, HARM)}
+    data = {name: read_jsonl(args.dir / name, problems) for name in (CHECKLIST, HARM)}
     validate_checklist(data[CHECKLIST], problems)
     validate_harm(data[HARM], problems)
     if not problems.lines:

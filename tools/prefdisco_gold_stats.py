@@ -15,7 +15,6 @@ Usage: python tools/prefdisco_gold_stats.py [--dir datasets/judge_check]
 """
 
 import argparse
-import json
 import re
 import statistics
 import sys
@@ -27,6 +26,7 @@ from typing import Any
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues
+from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
 from heedbench.scorers.prefdisco.correctness import VerdictKind, deterministic_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,40 +59,6 @@ CORRECTNESS_KEYS = {
     "injection_target", "push", "twin", "note",
 }  # fmt: skip
 ADVERSARIAL_FIELDS = ("attack", "injection_target", "push", "twin")
-
-Record = dict[str, Any]
-
-
-class Problems:
-    """Collects violations as 'file record n (id): field: message' lines."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def add(self, where: str, field: str, message: str) -> None:
-        """Record one violation of `field` at `where`."""
-        self.lines.append(f"{where}: {field}: {message}")
-
-
-def read_jsonl(path: Path, problems: Problems) -> list[Record]:
-    """The records of a JSONL file; unreadable lines are reported and skipped."""
-    if not path.is_file():
-        problems.add(str(path.name), "-", "file not found")
-        return []
-    records: list[Record] = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError as error:
-            problems.add(f"{path.name} record {number}", "-", f"invalid JSON ({error.msg})")
-            continue
-        if not isinstance(value, dict):
-            problems.add(f"{path.name} record {number}", "-", "must be a JSON object")
-            continue
-        records.append(value)
-    return records
 
 
 def where(name: str, index: int, record: Record) -> str:
