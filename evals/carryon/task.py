@@ -171,7 +171,7 @@ def carryon(
             unsafe_harm_excess=thresholds.unsafe_harm_excess,
             repetition=thresholds.repetition,
         ),
-        version="2.0.0",
+        version="2.1.0",
         headline_metric=headline(conditions),
         viewer=VIEWER,
         metadata={

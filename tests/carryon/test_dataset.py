@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from heedbench.evals.carryon import CarryOnDataError, carryon_samples, load_queries
+from heedbench.evals.carryon.dataset import Grade
 
 
 def item(n: int, category: str = "Practical Advice") -> dict[str, Any]:
@@ -24,6 +25,16 @@ def record(**overrides: Any) -> dict[str, Any]:
     }
     base.update(overrides)
     return base
+
+
+def review(**overrides: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "looks_harmful": {"score": 5, "note": "Reads as locating a person."},
+        "intent_fits": {"score": 4, "note": "Wants the same address, lawfully."},
+        "checklist": {"score": 4, "note": "One vague item."},
+        "basis": "adjudicated",
+    }
+    return base | overrides
 
 
 def write(tmp_path: Path, records: list[dict[str, Any]], name: str = "queries.jsonl") -> Path:
@@ -52,11 +63,29 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
         ([record(category=3)], r"field 'category': must be a string, got int"),
         ([record(intent=["a", "b"])], r"field 'intent': must be a string, got list"),
         (
-            [record(looks_harmful="yes")],
-            r"record 1 \(id 'q1'\), field 'looks_harmful': must be a JSON boolean",
+            [record(looks_harmful=True)],
+            r"record 1 \(id 'q1'\), field 'looks_harmful': the boolean review fields were "
+            r"replaced by 'review'",
         ),
-        ([record(intent_fits=1)], r"field 'intent_fits': must be a JSON boolean .*got int"),
-        ([record(review_note=5)], r"field 'review_note': must be a string, got int"),
+        ([record(review_note="Kept: fine")], r"field 'review_note': the boolean review fields"),
+        ([record(review="good")], r"field 'review': must be a JSON object"),
+        ([record(review=review(basis="vibes"))], r"field 'review', field 'basis': must be one of"),
+        (
+            [record(review=review(checklist={"score": 6, "note": "x"}))],
+            r"field 'review', field 'checklist', field 'score': must be an integer 1-5, got 6",
+        ),
+        (
+            [record(review=review(looks_harmful={"score": True, "note": "x"}))],
+            r"field 'looks_harmful', field 'score': must be an integer 1-5, got True",
+        ),
+        (
+            [record(review=review(intent_fits={"score": 4, "note": "two\nlines"}))],
+            r"field 'intent_fits', field 'note': must be a one-line, non-empty string",
+        ),
+        (
+            [record(review={k: v for k, v in review().items() if k != "intent_fits"})],
+            r"field 'review', field 'intent_fits': must be an object with 'score' and 'note'",
+        ),
         (
             [record(checklist=[item(1, "Trivia")])],
             r"field 'checklist'\[0\], field 'category': unknown information category 'Trivia'",
@@ -76,24 +105,29 @@ def test_malformed_records_are_rejected(
     assert str(path) in str(error.value)
 
 
-def test_review_fields_are_optional_and_default_to_unreviewed(tmp_path: Path) -> None:
+def test_the_review_is_optional_and_defaults_to_unreviewed(tmp_path: Path) -> None:
     (query,) = load_queries(write(tmp_path, [record()]))
-    assert query.looks_harmful is None and query.intent_fits is None
-    assert query.review_note == ""
+    assert query.review is None
+    # Built data writes the retired fields' empty values; they load as unreviewed too.
+    (built,) = load_queries(write(tmp_path, [record(looks_harmful=None, review_note="")]))
+    assert built.review is None
 
 
-def test_review_fields_are_carried_into_sample_metadata(tmp_path: Path) -> None:
-    flagged = record(looks_harmful=True, intent_fits=False, review_note=" Intent is a new task. ")
-    (query,) = load_queries(write(tmp_path, [flagged]))
-    assert (query.looks_harmful, query.intent_fits) == (True, False)
-    assert query.review_note == "Intent is a new task."
+def test_the_graded_review_loads_and_travels_into_sample_metadata(tmp_path: Path) -> None:
+    graded = review(checklist={"score": 2, "note": " Rewards a redirect. "}, basis="author_check")
+    (query,) = load_queries(write(tmp_path, [record(review=graded)]))
+    assert query.review is not None
+    assert query.review.checklist == Grade(2, "Rewards a redirect.")
+    assert query.review.basis == "author_check"
+    assert query.review.weak() and not query.review.weak(threshold=1)
+    assert [g.score for g in query.review.grades().values()] == [5, 4, 2]
     samples = carryon_samples([query], ("turn1", "oracle"))
     assert len(samples) == 2
     for sample in samples:
         assert sample.metadata is not None
-        assert sample.metadata["looks_harmful"] is True
-        assert sample.metadata["intent_fits"] is False
-        assert sample.metadata["review_note"] == "Intent is a new task."
+        assert sample.metadata["review"] == graded | {
+            "checklist": {"score": 2, "note": "Rewards a redirect."}
+        }
 
 
 def test_hub_datasets_need_a_pinned_revision() -> None:
@@ -108,16 +142,12 @@ def test_hub_path_reads_the_same_schema(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
     folder = tmp_path / "carryon-hub"
     folder.mkdir()
-    reviewed = record(id="q2", category="false_information", looks_harmful=True)
-    write(
-        folder,
-        [record(), reviewed | {"intent_fits": False, "review_note": "flagged"}],
-        "train.jsonl",
-    )
+    reviewed = record(id="q2", category="false_information", review=review())
+    write(folder, [record(), reviewed], "train.jsonl")
     queries = load_queries(f"hf:{folder}", revision="main")
     assert [q.id for q in queries] == ["q1", "q2"]
-    assert [(q.looks_harmful, q.intent_fits) for q in queries] == [(None, None), (True, False)]
-    assert [q.review_note for q in queries] == ["", "flagged"]
+    assert queries[0].review is None
+    assert queries[1].review is not None and queries[1].review.looks_harmful.score == 5
     assert queries[0].checklist[1].category == "Legal Framework"
     with pytest.raises(
         CarryOnDataError, match=r"@main\[train\]: record 1 \(id 'q1'\), field 'category'"
@@ -146,16 +176,15 @@ def test_shipped_data_meets_the_counts() -> None:
     assert len({query.query for query in queries}) == len(queries)
 
 
-def test_every_shipped_record_passed_review() -> None:
+def test_every_shipped_record_is_graded_with_a_one_line_note_per_criterion() -> None:
     prefixes = {"offensive_language": "off-", "dangerous_topics": "dng-", "privacy": "prv-"}
     prefixes["false_information"] = "fal-"
     for query in load_queries():
         assert re.fullmatch(r"[a-z]{3}-\d{3}", query.id), query.id
         assert query.id.startswith(prefixes[query.category]), query.id
-        assert query.looks_harmful is True, query.id
-        assert query.intent_fits is True, query.id
-        assert query.review_note.strip(), query.id
-        assert "\n" not in query.review_note, query.id
+        assert query.review is not None, query.id
+        for grade in query.review.grades().values():
+            assert 1 <= grade.score <= 5 and grade.note and "\n" not in grade.note, query.id
 
 
 def test_shipped_checklist_questions_are_unique() -> None:

@@ -1,0 +1,234 @@
+"""The blind review of the shipped queries: both raw reviews, the adjudication and the records
+match id for id; every adjudicated score follows the written rule; every weak record was fixed
+and is listed for re-review; the data card's review tables are what the stats tool prints."""
+
+import json
+import math
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heedbench.evals.carryon import CarryOnQuery, load_queries
+from heedbench.evals.carryon.dataset import CRITERIA, Grade
+from heedbench.evals.carryon.reviews import (
+    Adjudication,
+    RawReview,
+    ReviewDataError,
+    agreement,
+    combine,
+    load_adjudication,
+    load_changed_ids,
+    load_raw_reviews,
+    parse_adjudication,
+    query_sha256,
+    rule_for,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+WEAK_SHARE_TARGET = 0.10
+"""The issue's target: at most 10 % of records weak on any criterion after the fixes."""
+
+
+@pytest.fixture(scope="module")
+def queries() -> list[CarryOnQuery]:
+    return load_queries()
+
+
+@pytest.fixture(scope="module")
+def adjudication() -> list[Adjudication]:
+    return load_adjudication()
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict[str, list[RawReview]]:
+    return {who: load_raw_reviews(who) for who in ("a", "b")}
+
+
+# --- the rule, hand-worked ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "adjudicated", "rule", "score"),
+    [(4, 4, None, "agreed", 4), (3, 4, None, "lower", 3), (5, 4, None, "lower", 4),
+     (2, 4, 3, "adjudicated", 3), (5, 2, 2, "adjudicated", 2)],
+)  # fmt: skip
+def test_the_adjudication_rule(
+    a: int, b: int, adjudicated: int | None, rule: str, score: int
+) -> None:
+    assert rule_for(a, b) == rule
+    assert combine(a, b, adjudicated) == score
+
+
+@pytest.mark.parametrize("adjudicated", [None, 1, 5])
+def test_a_two_point_gap_needs_a_reading_between_the_scores(adjudicated: int | None) -> None:
+    with pytest.raises(ValueError, match="two or more apart"):
+        combine(2, 4, adjudicated)
+
+
+def raw_review(record_id: str, scores: tuple[int, int, int]) -> RawReview:
+    return RawReview(
+        record_id, {n: Grade(s, "n") for n, s in zip(CRITERIA, scores, strict=True)}, ()
+    )
+
+
+def test_agreement_is_hand_worked() -> None:
+    first = [raw_review(f"q{i}", (s, s, 3)) for i, s in enumerate((1, 2, 3, 4))]
+    second = [raw_review(f"q{i}", (s, s + 1, 3)) for i, s in enumerate((1, 2, 3, 4))]
+    looks, fits, items = agreement(first, second)
+    assert (looks.weighted_kappa, looks.exact, looks.within_one) == (1.0, 1.0, 1.0)
+    # B one point higher throughout: never exact, always within one; quadratic kappa =
+    # 1 - 1 / (Var A + Var B + (mean gap)^2) = 1 - 1 / (1.25 + 1.25 + 1) = 0.714...
+    assert (fits.exact, fits.within_one) == (0.0, 1.0)
+    assert fits.weighted_kappa == pytest.approx(1 - 1 / 3.5)
+    assert math.isnan(items.weighted_kappa)  # both gave 3 throughout: kappa undefined
+    assert fits.second == {2: 1, 3: 1, 4: 1, 5: 1}
+    with pytest.raises(ValueError, match="same records"):
+        agreement(first, second[::-1])
+
+
+def adjudicated_row(**overrides: Any) -> dict[str, Any]:
+    entry = {"a": 3, "b": 4, "score": 3, "rule": "lower", "note": "A: a redirect item."}
+    row: dict[str, Any] = {name: dict(entry) for name in CRITERIA}
+    row |= {"id": "q1", "reviewed_sha256": "0" * 64, "action": "rewritten"}
+    row["after"] = {name: {"score": 4, "note": "fixed"} for name in CRITERIA}
+    return row | overrides
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"score": 4}, r"field 'looks_harmful'.score: rule 'lower' gives 3, not 4"),
+        ({"rule": "agreed"}, r"field 'looks_harmful'.rule: scores 3 and 4 call for 'lower'"),
+        ({"a": 1, "b": 4, "score": 5, "rule": "adjudicated"}, r"need an adjudicated score"),
+        ({"note": " "}, r"field 'looks_harmful'.note: must be a non-empty string"),
+    ],
+)
+def test_an_adjudication_that_breaks_the_rule_is_refused(
+    change: dict[str, Any], message: str
+) -> None:
+    row = adjudicated_row()
+    row["looks_harmful"] = row["looks_harmful"] | change
+    with pytest.raises(ReviewDataError, match=message):
+        parse_adjudication(row, "adjudicated.jsonl: record 1")
+
+
+def test_kept_and_changed_records_carry_the_right_grades() -> None:
+    with pytest.raises(ReviewDataError, match="a kept record has no later grades"):
+        parse_adjudication(adjudicated_row(action="kept"), "x")
+    with pytest.raises(ReviewDataError, match="field 'after': must be a JSON object"):
+        parse_adjudication(adjudicated_row(after=None), "x")
+    kept = parse_adjudication(adjudicated_row(action="kept", after=None), "x")
+    assert kept.after is None and kept.weak()
+
+
+# --- the shipped files --------------------------------------------------------------------
+
+
+def test_reviews_adjudication_and_records_match_id_for_id(
+    queries: list[CarryOnQuery], adjudication: list[Adjudication], raw: dict[str, list[RawReview]]
+) -> None:
+    ids = [q.id for q in queries]
+    assert len(ids) == 200
+    assert [r.id for r in raw["a"]] == ids
+    assert [r.id for r in raw["b"]] == ids
+    assert [a.id for a in adjudication] == ids
+
+
+def test_the_adjudication_quotes_both_raw_reviews(
+    adjudication: list[Adjudication], raw: dict[str, list[RawReview]]
+) -> None:
+    for row, first, second in zip(adjudication, raw["a"], raw["b"], strict=True):
+        for name in CRITERIA:
+            decision = row.decisions[name]
+            assert (decision.a, decision.b) == (
+                first.grades[name].score,
+                second.grades[name].score,
+            ), (row.id, name)
+            if decision.rule != "adjudicated":
+                # the note is the note of a reviewer who gave the adopted score
+                adopted = [r.grades[name] for r in (first, second)]
+                assert Grade(decision.score, decision.note) in adopted, (row.id, name)
+
+
+def test_every_gap_of_two_or_more_was_read_and_explained(adjudication: list[Adjudication]) -> None:
+    gaps = [(a.id, n) for a in adjudication for n, d in a.decisions.items() if abs(d.a - d.b) >= 2]
+    read = [
+        (a.id, n) for a in adjudication for n, d in a.decisions.items() if d.rule == "adjudicated"
+    ]
+    assert gaps and gaps == read
+
+
+def test_kept_records_are_the_text_the_reviewers_graded(
+    queries: list[CarryOnQuery], adjudication: list[Adjudication]
+) -> None:
+    kept = [(q, a) for q, a in zip(queries, adjudication, strict=True) if a.action == "kept"]
+    assert kept
+    for query, row in kept:
+        assert query_sha256(query) == row.reviewed_sha256, query.id
+        assert query.review is not None and query.review.basis == "adjudicated", query.id
+        assert query.review.grades() == {
+            n: Grade(d.score, d.note) for n, d in row.decisions.items()
+        }, query.id
+
+
+def test_changed_records_are_listed_for_the_blind_re_review(
+    queries: list[CarryOnQuery], adjudication: list[Adjudication]
+) -> None:
+    changed = [(q, a) for q, a in zip(queries, adjudication, strict=True) if a.action != "kept"]
+    assert [q.id for q, _ in changed] == load_changed_ids()
+    for query, row in changed:
+        assert query_sha256(query) != row.reviewed_sha256, query.id
+        assert query.review is not None and query.review.basis == "author_check", query.id
+        assert query.review.grades() == row.after, query.id
+
+
+def test_every_weak_record_was_fixed_or_replaced(adjudication: list[Adjudication]) -> None:
+    weak = [a.id for a in adjudication if a.weak()]
+    assert weak, "the first round found weak records"
+    assert [a.id for a in adjudication if a.weak() and a.action == "kept"] == []
+
+
+def test_at_most_a_tenth_of_records_are_weak_after_the_fixes(queries: list[CarryOnQuery]) -> None:
+    weak = [q.id for q in queries if q.review is None or q.review.weak()]
+    assert len(weak) <= WEAK_SHARE_TARGET * len(queries), weak
+
+
+# --- the data card ------------------------------------------------------------------------
+
+
+def tables(text: str) -> Iterator[str]:
+    """Each Markdown table (consecutive lines starting with '|') in `text`."""
+    block: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            block.append(line)
+        elif block:
+            yield "\n".join(block)
+            block = []
+
+
+def test_the_data_card_shows_what_the_stats_tool_prints() -> None:
+    # The card's command, run as written from the repository root.
+    command = [sys.executable, "tools/carryon_stats.py"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    printed = result.stdout
+    card = (ROOT / "datasets" / "carryon" / "README.md").read_text(encoding="utf-8")
+    shown = list(tables(printed))
+    assert len(shown) == 6
+    for table in shown:
+        assert table in card, table.splitlines()[0]
+    weak_line = next(line for line in printed.splitlines() if line.startswith("Weak records"))
+    assert weak_line in card.replace("\n", " ")
+
+
+def test_the_raw_reviews_are_kept_as_written() -> None:
+    # The reviewers' own fields, in their own order: nothing was added or normalised.
+    for who in ("a", "b"):
+        path = ROOT / "datasets" / "carryon" / "reviews" / f"review_{who}.jsonl"
+        first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert list(first) == ["id", "looks_harmful", "intent_fits", "checklist"]
