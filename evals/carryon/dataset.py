@@ -51,14 +51,18 @@ class QueryReview:
     """A record's graded review of the three criteria, and whose grades they are.
 
     The criteria: (i) the query looks harmful, (ii) the intent fits it, (iii) the checklist
-    rewards only real help. `basis` is `adjudicated` (the blind review) or `author_check` (the
-    author's own grades of a record changed after that review).
+    rewards only real help. `basis` is `adjudicated` (the latest blind review round that saw
+    the record as it is) or `author_check` (the author's own grades of a record changed after
+    that round, until the next one).
     """
 
     looks_harmful: Grade
     intent_fits: Grade
     checklist: Grade
     basis: ReviewBasis
+    round: int | None = None
+    """The blind-review round the grades come from (`adjudicated`) or answer (`author_check`:
+    the record was changed after that round); None when unrecorded."""
 
     def grades(self) -> dict[str, Grade]:
         """The three grades by criterion name."""
@@ -125,7 +129,13 @@ def _review(record: Mapping[str, Any], where: str) -> QueryReview | None:
             f"{where}, field 'basis': must be one of {', '.join(REVIEW_BASES)}, got {basis!r}"
         )
     grades = {name: _grade(value.get(name), f"{where}, field '{name}'") for name in CRITERIA}
-    return QueryReview(basis=cast(ReviewBasis, basis), **grades)
+    round_ = value.get("round")
+    positive = isinstance(round_, int) and not isinstance(round_, bool) and round_ >= 1
+    if round_ is not None and not positive:
+        raise CarryOnDataError(
+            f"{where}, field 'round': must be a positive integer (the review round), got {round_!r}"
+        )
+    return QueryReview(basis=cast(ReviewBasis, basis), round=round_, **grades)
 
 
 def review_record(review: QueryReview) -> dict[str, Any]:
@@ -133,7 +143,8 @@ def review_record(review: QueryReview) -> dict[str, Any]:
     grades: dict[str, Any] = {
         name: {"score": grade.score, "note": grade.note} for name, grade in review.grades().items()
     }
-    return grades | {"basis": review.basis}
+    extra: dict[str, Any] = {"round": review.round} if review.round is not None else {}
+    return grades | {"basis": review.basis} | extra
 
 
 def parse_query(record: Any, where: str) -> CarryOnQuery:

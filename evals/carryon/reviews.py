@@ -1,14 +1,17 @@
-"""The blind review of the shipped queries: both raw reviews, their agreement, the adjudication.
+"""The blind reviews of the shipped queries, round by round: raw reviews, agreement, adjudication.
 
-Two reviewers graded every record on the three criteria (1-5 with a note each), blind to each
-other. `datasets/carryon/reviews/` keeps `review_a.jsonl` and `review_b.jsonl` as they wrote
-them; `adjudicated.jsonl` keeps, per record, both scores, the adjudicated score, the rule that
-gave it and what was then done to the record; `changed_ids.txt` lists the records changed after
-the review, which a second blind round must re-grade.
+In each round two reviewers graded records on the three criteria (1-5 with a note each), blind
+to each other: round 1 all 200 records, round 2 the records changed after round 1.
+`datasets/carryon/reviews/` keeps, per round, both raw reviews as they were written
+(`review_a.jsonl`, `review_b.jsonl`; round 2: `round2_review_a.jsonl`, ...), the adjudication
+(`adjudicated.jsonl`, `round2_adjudicated.jsonl`: per record both scores, the adjudicated
+score, the rule that gave it and what was then done to the record) and the ids changed after
+the round (`changed_ids.txt`, `round2_changed_ids.txt`), which the next round re-grades.
 
-The adjudication rule (`combine`): equal scores stand; scores one point apart give the lower
-one, the conservative reading; scores two or more apart were settled by reading the record
-against the anchors and both notes, and the adjudicated score must lie between the two.
+The adjudication rule (`combine`), the same in every round: equal scores stand; scores one
+point apart give the lower one, the conservative reading; scores two or more apart are settled
+by reading the record against the anchors and both notes, and the adjudicated score must lie
+between the two.
 """
 
 import hashlib
@@ -26,6 +29,8 @@ from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa
 
 REVIEW_DIR = "reviews"
 REVIEWERS = ("a", "b")
+ROUNDS = (1, 2)
+"""The blind review rounds held in the review folder, oldest first."""
 CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"
 SCORES = (1, 2, 3, 4, 5)
@@ -205,24 +210,46 @@ def review_dir(folder: Path | None = None) -> Path:
     return folder if folder is not None else shipped_data_dir("carryon") / REVIEW_DIR
 
 
-def load_raw_reviews(reviewer: str, folder: Path | None = None) -> list[RawReview]:
-    """Reviewer `a`'s or `b`'s review, in file order."""
+def round_file(name: str, round_: int) -> str:
+    """A review file's name in round `round_` (round 1's files carry no prefix)."""
+    if round_ not in ROUNDS:
+        raise ValueError(f"review round must be one of {ROUNDS}, got {round_!r}")
+    return name if round_ == 1 else f"round{round_}_{name}"
+
+
+def load_raw_reviews(reviewer: str, folder: Path | None = None, round_: int = 1) -> list[RawReview]:
+    """Reviewer `a`'s or `b`'s review in round `round_`, in file order."""
     if reviewer not in REVIEWERS:
         raise ValueError(f"reviewer must be one of {REVIEWERS}, got {reviewer!r}")
-    path = review_dir(folder) / f"review_{reviewer}.jsonl"
+    path = review_dir(folder) / round_file(f"review_{reviewer}.jsonl", round_)
     return [parse_raw_review(record, where) for where, record in _records(path)]
 
 
-def load_adjudication(folder: Path | None = None) -> list[Adjudication]:
-    """The adjudicated review, in file order."""
-    path = review_dir(folder) / ADJUDICATED_FILE
+def load_adjudication(folder: Path | None = None, round_: int = 1) -> list[Adjudication]:
+    """The adjudicated review of round `round_`, in file order."""
+    path = review_dir(folder) / round_file(ADJUDICATED_FILE, round_)
     return [parse_adjudication(record, where) for where, record in _records(path)]
 
 
-def load_changed_ids(folder: Path | None = None) -> list[str]:
-    """The ids of records changed after the review, for the next blind round."""
-    path = review_dir(folder) / CHANGED_FILE
+def load_changed_ids(folder: Path | None = None, round_: int = 1) -> list[str]:
+    """The ids of records changed after round `round_`, for the next blind round."""
+    path = review_dir(folder) / round_file(CHANGED_FILE, round_)
     return [line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def latest_adjudication(
+    rounds: Mapping[int, Sequence[Adjudication]],
+) -> dict[str, tuple[int, Adjudication]]:
+    """Per record id, the latest round that graded it and that round's adjudication.
+
+    A record's shipped `review` follows from it: the adjudicated grades when that round kept
+    the record, the author's grades (`after`) when the record was changed after it.
+    """
+    latest: dict[str, tuple[int, Adjudication]] = {}
+    for round_ in sorted(rounds):
+        for row in rounds[round_]:
+            latest[row.id] = (round_, row)
+    return latest
 
 
 @dataclass(frozen=True)

@@ -83,6 +83,12 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
             r"field 'intent_fits', field 'note': must be a one-line, non-empty string",
         ),
         (
+            [record(review=review(round=0))],
+            r"field 'review', field 'round': must be a positive integer \(the review round\), got 0",
+        ),
+        ([record(review=review(round="2"))], r"field 'round': must be a positive integer"),
+        ([record(review=review(round=True))], r"field 'round': must be a positive integer"),
+        (
             [record(review={k: v for k, v in review().items() if k != "intent_fits"})],
             r"field 'review', field 'intent_fits': must be an object with 'score' and 'note'",
         ),
@@ -114,11 +120,14 @@ def test_the_review_is_optional_and_defaults_to_unreviewed(tmp_path: Path) -> No
 
 
 def test_the_graded_review_loads_and_travels_into_sample_metadata(tmp_path: Path) -> None:
-    graded = review(checklist={"score": 2, "note": " Rewards a redirect. "}, basis="author_check")
+    graded = review(
+        checklist={"score": 2, "note": " Rewards a redirect. "}, basis="author_check", round=2
+    )
     (query,) = load_queries(write(tmp_path, [record(review=graded)]))
     assert query.review is not None
     assert query.review.checklist == Grade(2, "Rewards a redirect.")
     assert query.review.basis == "author_check"
+    assert query.review.round == 2
     assert query.review.weak() and not query.review.weak(threshold=1)
     assert [g.score for g in query.review.grades().values()] == [5, 4, 2]
     samples = carryon_samples([query], ("turn1", "oracle"))
@@ -128,6 +137,13 @@ def test_the_graded_review_loads_and_travels_into_sample_metadata(tmp_path: Path
         assert sample.metadata["review"] == graded | {
             "checklist": {"score": 2, "note": "Rewards a redirect."}
         }
+
+
+def test_a_review_without_a_round_loads_and_round_trips_without_one(tmp_path: Path) -> None:
+    (query,) = load_queries(write(tmp_path, [record(review=review())]))
+    assert query.review is not None and query.review.round is None
+    (sample, *_) = carryon_samples([query], ("turn1",))
+    assert sample.metadata is not None and "round" not in sample.metadata["review"]
 
 
 def test_hub_datasets_need_a_pinned_revision() -> None:
@@ -183,6 +199,7 @@ def test_every_shipped_record_is_graded_with_a_one_line_note_per_criterion() -> 
         assert re.fullmatch(r"[a-z]{3}-\d{3}", query.id), query.id
         assert query.id.startswith(prefixes[query.category]), query.id
         assert query.review is not None, query.id
+        assert query.review.round in (1, 2), query.id
         for grade in query.review.grades().values():
             assert 1 <= grade.score <= 5 and grade.note and "\n" not in grade.note, query.id
 

@@ -1,6 +1,8 @@
-"""The blind review of the shipped queries: both raw reviews, the adjudication and the records
-match id for id; every adjudicated score follows the written rule; every weak record was fixed
-and is listed for re-review; the data card's review tables are what the stats tool prints."""
+"""The blind reviews of the shipped queries, round by round: both raw reviews, the adjudication
+and the records match id for id; every adjudicated score follows the written rule; each round
+re-grades exactly what the previous one changed; every weak record was fixed and is listed for
+the next round; each record carries the grades of the latest round that saw it; the data card's
+review tables are what the stats tool prints."""
 
 import json
 import math
@@ -15,16 +17,19 @@ import pytest
 from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.evals.carryon.dataset import CRITERIA, Grade
 from heedbench.evals.carryon.reviews import (
+    ROUNDS,
     Adjudication,
     RawReview,
     ReviewDataError,
     agreement,
     combine,
+    latest_adjudication,
     load_adjudication,
     load_changed_ids,
     load_raw_reviews,
     parse_adjudication,
     query_sha256,
+    round_file,
     rule_for,
 )
 
@@ -39,13 +44,13 @@ def queries() -> list[CarryOnQuery]:
 
 
 @pytest.fixture(scope="module")
-def adjudication() -> list[Adjudication]:
-    return load_adjudication()
+def adjudication() -> dict[int, list[Adjudication]]:
+    return {round_: load_adjudication(round_=round_) for round_ in ROUNDS}
 
 
 @pytest.fixture(scope="module")
-def raw() -> dict[str, list[RawReview]]:
-    return {who: load_raw_reviews(who) for who in ("a", "b")}
+def raw() -> dict[int, dict[str, list[RawReview]]]:
+    return {r: {who: load_raw_reviews(who, round_=r) for who in ("a", "b")} for r in ROUNDS}
 
 
 # --- the rule, hand-worked ---------------------------------------------------------------
@@ -116,6 +121,21 @@ def test_an_adjudication_that_breaks_the_rule_is_refused(
         parse_adjudication(row, "adjudicated.jsonl: record 1")
 
 
+def test_round_files_are_named_by_round() -> None:
+    assert round_file("adjudicated.jsonl", 1) == "adjudicated.jsonl"
+    assert round_file("review_a.jsonl", 2) == "round2_review_a.jsonl"
+    with pytest.raises(ValueError, match="review round must be one of"):
+        round_file("adjudicated.jsonl", 3)
+
+
+def test_the_latest_round_that_graded_a_record_wins() -> None:
+    kept = parse_adjudication(adjudicated_row(id="q1", action="kept", after=None), "x")
+    changed = parse_adjudication(adjudicated_row(id="q1"), "x")
+    other = parse_adjudication(adjudicated_row(id="q2"), "x")
+    latest = latest_adjudication({2: [kept], 1: [changed, other]})
+    assert latest == {"q1": (2, kept), "q2": (1, other)}
+
+
 def test_kept_and_changed_records_carry_the_right_grades() -> None:
     with pytest.raises(ReviewDataError, match="a kept record has no later grades"):
         parse_adjudication(adjudicated_row(action="kept"), "x")
@@ -129,19 +149,29 @@ def test_kept_and_changed_records_carry_the_right_grades() -> None:
 
 
 def test_reviews_adjudication_and_records_match_id_for_id(
-    queries: list[CarryOnQuery], adjudication: list[Adjudication], raw: dict[str, list[RawReview]]
+    queries: list[CarryOnQuery],
+    adjudication: dict[int, list[Adjudication]],
+    raw: dict[int, dict[str, list[RawReview]]],
 ) -> None:
     ids = [q.id for q in queries]
     assert len(ids) == 200
-    assert [r.id for r in raw["a"]] == ids
-    assert [r.id for r in raw["b"]] == ids
-    assert [a.id for a in adjudication] == ids
+    graded = ids  # round 1 graded every record; each later round, what the one before changed
+    for round_ in ROUNDS:
+        assert [r.id for r in raw[round_]["a"]] == graded, round_
+        assert [r.id for r in raw[round_]["b"]] == graded, round_
+        assert [a.id for a in adjudication[round_]] == graded, round_
+        graded = load_changed_ids(round_=round_)
+    assert len(load_changed_ids(round_=1)) == 189
 
 
+@pytest.mark.parametrize("round_", ROUNDS)
 def test_the_adjudication_quotes_both_raw_reviews(
-    adjudication: list[Adjudication], raw: dict[str, list[RawReview]]
+    round_: int,
+    adjudication: dict[int, list[Adjudication]],
+    raw: dict[int, dict[str, list[RawReview]]],
 ) -> None:
-    for row, first, second in zip(adjudication, raw["a"], raw["b"], strict=True):
+    rows, first_all, second_all = adjudication[round_], raw[round_]["a"], raw[round_]["b"]
+    for row, first, second in zip(rows, first_all, second_all, strict=True):
         for name in CRITERIA:
             decision = row.decisions[name]
             assert (decision.a, decision.b) == (
@@ -154,42 +184,69 @@ def test_the_adjudication_quotes_both_raw_reviews(
                 assert Grade(decision.score, decision.note) in adopted, (row.id, name)
 
 
-def test_every_gap_of_two_or_more_was_read_and_explained(adjudication: list[Adjudication]) -> None:
-    gaps = [(a.id, n) for a in adjudication for n, d in a.decisions.items() if abs(d.a - d.b) >= 2]
-    read = [
-        (a.id, n) for a in adjudication for n, d in a.decisions.items() if d.rule == "adjudicated"
-    ]
-    assert gaps and gaps == read
-
-
-def test_kept_records_are_the_text_the_reviewers_graded(
-    queries: list[CarryOnQuery], adjudication: list[Adjudication]
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_every_gap_of_two_or_more_was_read_and_explained(
+    round_: int, adjudication: dict[int, list[Adjudication]]
 ) -> None:
-    kept = [(q, a) for q, a in zip(queries, adjudication, strict=True) if a.action == "kept"]
-    assert kept
-    for query, row in kept:
-        assert query_sha256(query) == row.reviewed_sha256, query.id
-        assert query.review is not None and query.review.basis == "adjudicated", query.id
-        assert query.review.grades() == {
-            n: Grade(d.score, d.note) for n, d in row.decisions.items()
-        }, query.id
+    rows = adjudication[round_]
+    gaps = [(a.id, n) for a in rows for n, d in a.decisions.items() if abs(d.a - d.b) >= 2]
+    read = [(a.id, n) for a in rows for n, d in a.decisions.items() if d.rule == "adjudicated"]
+    assert gaps == read
+    if round_ == 1:
+        assert len(gaps) == 45  # round 2 happened to have none: both reviewers within one point
 
 
-def test_changed_records_are_listed_for_the_blind_re_review(
-    queries: list[CarryOnQuery], adjudication: list[Adjudication]
+def test_each_record_carries_the_grades_of_the_latest_round_that_saw_it(
+    queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
 ) -> None:
-    changed = [(q, a) for q, a in zip(queries, adjudication, strict=True) if a.action != "kept"]
-    assert [q.id for q, _ in changed] == load_changed_ids()
-    for query, row in changed:
-        assert query_sha256(query) != row.reviewed_sha256, query.id
-        assert query.review is not None and query.review.basis == "author_check", query.id
-        assert query.review.grades() == row.after, query.id
+    latest = latest_adjudication(adjudication)
+    assert sorted(latest) == sorted(q.id for q in queries)
+    for query in queries:
+        round_, row = latest[query.id]
+        review = query.review
+        assert review is not None and review.round == round_, query.id
+        if row.action == "kept":
+            # unchanged since that round: the text the reviewers graded, with their grades
+            assert query_sha256(query) == row.reviewed_sha256, query.id
+            assert review.basis == "adjudicated", query.id
+            assert review.grades() == {
+                n: Grade(d.score, d.note) for n, d in row.decisions.items()
+            }, query.id
+        else:
+            # changed after that round: the author's grades until the next blind round
+            assert query_sha256(query) != row.reviewed_sha256, query.id
+            assert review.basis == "author_check", query.id
+            assert review.grades() == row.after, query.id
 
 
-def test_every_weak_record_was_fixed_or_replaced(adjudication: list[Adjudication]) -> None:
-    weak = [a.id for a in adjudication if a.weak()]
-    assert weak, "the first round found weak records"
-    assert [a.id for a in adjudication if a.weak() and a.action == "kept"] == []
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_changed_records_are_listed_for_the_next_round(
+    round_: int, adjudication: dict[int, list[Adjudication]]
+) -> None:
+    changed = [a.id for a in adjudication[round_] if a.action != "kept"]
+    assert changed == load_changed_ids(round_=round_)
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_every_weak_record_was_fixed_or_replaced(
+    round_: int, adjudication: dict[int, list[Adjudication]]
+) -> None:
+    rows = adjudication[round_]
+    assert [a.id for a in rows if a.weak()], "each round found weak records"
+    assert [a.id for a in rows if a.weak() and a.action == "kept"] == []
+
+
+def test_a_later_round_graded_the_text_the_earlier_round_left(
+    queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
+) -> None:
+    # A record round 1 changed and round 2 kept is, by hash, the text round 2 graded; so
+    # round 2 did grade round 1's rewrites, not the 1.x text round 1 saw.
+    first = {a.id: a for a in adjudication[1]}
+    current = {q.id: query_sha256(q) for q in queries}
+    kept_in_2 = [a for a in adjudication[2] if a.action == "kept"]
+    assert kept_in_2
+    for row in kept_in_2:
+        assert row.reviewed_sha256 == current[row.id] != first[row.id].reviewed_sha256, row.id
 
 
 def test_at_most_a_tenth_of_records_are_weak_after_the_fixes(queries: list[CarryOnQuery]) -> None:
@@ -226,9 +283,11 @@ def test_the_data_card_shows_what_the_stats_tool_prints() -> None:
     assert weak_line in card.replace("\n", " ")
 
 
-def test_the_raw_reviews_are_kept_as_written() -> None:
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_the_raw_reviews_are_kept_as_written(round_: int) -> None:
     # The reviewers' own fields, in their own order: nothing was added or normalised.
     for who in ("a", "b"):
-        path = ROOT / "datasets" / "carryon" / "reviews" / f"review_{who}.jsonl"
-        first = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
-        assert list(first) == ["id", "looks_harmful", "intent_fits", "checklist"]
+        path = ROOT / "datasets" / "carryon" / "reviews" / round_file(f"review_{who}.jsonl", round_)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            assert list(record) == ["id", "looks_harmful", "intent_fits", "checklist"]
