@@ -24,6 +24,7 @@ from heedbench.evals.carryon.reviews import (
     SCORES,
     Adjudication,
     agreement,
+    blind_weak,
     latest_adjudication,
     load_adjudication,
     load_raw_reviews,
@@ -135,16 +136,11 @@ def weak_line(queries: list[CarryOnQuery], rounds: Rounds) -> str:
     for round_, adjudication in sorted(rounds.items()):
         weak = sum(a.weak() for a in adjudication)
         graded = len(adjudication)
-        blind = {
-            i: row
-            for i, (r, row) in latest_adjudication(
-                {k: v for k, v in rounds.items() if k <= round_}
-            ).items()
-        }
-        all_weak = sum(row.weak() for row in blind.values())
+        so_far = {k: v for k, v in rounds.items() if k <= round_}
+        seen = len(latest_adjudication(so_far))
         parts.append(
             f"round {round_}: {weak} of the {graded} records it graded, so "
-            f"{share(all_weak, len(blind))} of the set by the latest blind grades"
+            f"{share(len(blind_weak(so_far)), seen)} of the set by the latest blind grades"
         )
     weak_now = [q for q in queries if q.review and q.review.weak()]
     by_author = sum(q.review.basis == "author_check" for q in queries if q.review)

@@ -1,12 +1,13 @@
 """The blind reviews of the shipped queries, round by round: raw reviews, agreement, adjudication.
 
 In each round two reviewers graded records on the three criteria (1-5 with a note each), blind
-to each other: round 1 all 200 records, round 2 the records changed after round 1.
-`datasets/carryon/reviews/` keeps, per round, both raw reviews as they were written
-(`review_a.jsonl`, `review_b.jsonl`; round 2: `round2_review_a.jsonl`, ...), the adjudication
-(`adjudicated.jsonl`, `round2_adjudicated.jsonl`: per record both scores, the adjudicated
-score, the rule that gave it and what was then done to the record) and the ids changed after
-the round (`changed_ids.txt`, `round2_changed_ids.txt`), which the next round re-grades.
+to each other: round 1 all 200 records, each later round the records changed after the one
+before. `datasets/carryon/reviews/` keeps, per round, both raw reviews as they were written
+(`review_a.jsonl`, `review_b.jsonl`; later rounds: `round2_review_a.jsonl`, ...), the
+adjudication (`adjudicated.jsonl`, `round2_adjudicated.jsonl`, ...: per record both scores, the
+adjudicated score, the rule that gave it and what was then done to the record) and the ids
+changed after the round (`changed_ids.txt`, `round2_changed_ids.txt`, ...), which the next
+round re-grades.
 
 The adjudication rule (`combine`), the same in every round: equal scores stand; scores one
 point apart give the lower one, the conservative reading; scores two or more apart are settled
@@ -29,7 +30,7 @@ from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa
 
 REVIEW_DIR = "reviews"
 REVIEWERS = ("a", "b")
-ROUNDS = (1, 2)
+ROUNDS = (1, 2, 3)
 """The blind review rounds held in the review folder, oldest first."""
 CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"
@@ -250,6 +251,17 @@ def latest_adjudication(
         for row in rounds[round_]:
             latest[row.id] = (round_, row)
     return latest
+
+
+def blind_weak(rounds: Mapping[int, Sequence[Adjudication]], threshold: int = 3) -> list[str]:
+    """Ids weak by the latest blind round that graded each record, in id order.
+
+    This is the set's weak share as independent reviewers last saw it: a record changed after
+    that round counts by the grades of the text the reviewers saw, not by the author's own
+    check of the new text, until the next round grades it.
+    """
+    latest = latest_adjudication(rounds)
+    return sorted(i for i, (_, row) in latest.items() if row.weak(threshold))
 
 
 @dataclass(frozen=True)

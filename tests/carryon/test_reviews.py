@@ -22,6 +22,7 @@ from heedbench.evals.carryon.reviews import (
     RawReview,
     ReviewDataError,
     agreement,
+    blind_weak,
     combine,
     latest_adjudication,
     load_adjudication,
@@ -124,8 +125,9 @@ def test_an_adjudication_that_breaks_the_rule_is_refused(
 def test_round_files_are_named_by_round() -> None:
     assert round_file("adjudicated.jsonl", 1) == "adjudicated.jsonl"
     assert round_file("review_a.jsonl", 2) == "round2_review_a.jsonl"
+    assert round_file("changed_ids.txt", 3) == "round3_changed_ids.txt"
     with pytest.raises(ValueError, match="review round must be one of"):
-        round_file("adjudicated.jsonl", 3)
+        round_file("adjudicated.jsonl", len(ROUNDS) + 1)
 
 
 def test_the_latest_round_that_graded_a_record_wins() -> None:
@@ -134,6 +136,27 @@ def test_the_latest_round_that_graded_a_record_wins() -> None:
     other = parse_adjudication(adjudicated_row(id="q2"), "x")
     latest = latest_adjudication({2: [kept], 1: [changed, other]})
     assert latest == {"q1": (2, kept), "q2": (1, other)}
+
+
+def test_the_blind_weak_share_counts_each_record_by_its_latest_round() -> None:
+    # q1 weak in round 1, fixed and passed by round 2: not weak. q2 passed round 1 and was
+    # never re-graded: not weak. q3 passed round 1, was changed anyway and failed round 2:
+    # weak, whatever the author then gave its new text.
+    weak = {"a": 3, "b": 3, "score": 3, "rule": "agreed", "note": "weak"}
+    fine = {"a": 4, "b": 4, "score": 4, "rule": "agreed", "note": "fine"}
+
+    def row(record_id: str, entry: dict[str, Any], action: str) -> Adjudication:
+        fields = {name: dict(entry) for name in CRITERIA}
+        after = None if action == "kept" else {n: {"score": 5, "note": "fixed"} for n in CRITERIA}
+        return parse_adjudication(
+            adjudicated_row(id=record_id, action=action, after=after) | fields, "x"
+        )
+
+    first = [row("q1", weak, "rewritten"), row("q2", fine, "kept"), row("q3", fine, "rewritten")]
+    second = [row("q1", fine, "kept"), row("q3", weak, "rewritten")]
+    assert blind_weak({1: first}) == ["q1"]
+    assert blind_weak({1: first, 2: second}) == ["q3"]
+    assert blind_weak({1: first, 2: second}, threshold=2) == []
 
 
 def test_kept_and_changed_records_carry_the_right_grades() -> None:
@@ -192,8 +215,9 @@ def test_every_gap_of_two_or_more_was_read_and_explained(
     gaps = [(a.id, n) for a in rows for n, d in a.decisions.items() if abs(d.a - d.b) >= 2]
     read = [(a.id, n) for a in rows for n, d in a.decisions.items() if d.rule == "adjudicated"]
     assert gaps == read
-    if round_ == 1:
-        assert len(gaps) == 45  # round 2 happened to have none: both reviewers within one point
+    # round 1's checklist reviewers often disagreed; round 2 had no gap above one point;
+    # round 3 had two, both on a checklist (prv-023 and prv-044)
+    assert len(gaps) == {1: 45, 2: 0, 3: 2}[round_]
 
 
 def test_each_record_carries_the_grades_of_the_latest_round_that_saw_it(
@@ -236,20 +260,38 @@ def test_every_weak_record_was_fixed_or_replaced(
     assert [a.id for a in rows if a.weak() and a.action == "kept"] == []
 
 
+@pytest.mark.parametrize("round_", ROUNDS[1:])
 def test_a_later_round_graded_the_text_the_earlier_round_left(
-    queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
+    round_: int, queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
 ) -> None:
-    # A record round 1 changed and round 2 kept is, by hash, the text round 2 graded; so
-    # round 2 did grade round 1's rewrites, not the 1.x text round 1 saw.
-    first = {a.id: a for a in adjudication[1]}
+    # A record round r-1 changed and round r kept is, by hash, the text round r graded; so
+    # round r did grade round r-1's rewrites, not the text round r-1 saw.
+    before = {a.id: a for a in adjudication[round_ - 1]}
     current = {q.id: query_sha256(q) for q in queries}
-    kept_in_2 = [a for a in adjudication[2] if a.action == "kept"]
-    assert kept_in_2
-    for row in kept_in_2:
-        assert row.reviewed_sha256 == current[row.id] != first[row.id].reviewed_sha256, row.id
+    kept = [a for a in adjudication[round_] if a.action == "kept"]
+    assert kept
+    for row in kept:
+        assert row.reviewed_sha256 == current[row.id] != before[row.id].reviewed_sha256, row.id
 
 
-def test_at_most_a_tenth_of_records_are_weak_after_the_fixes(queries: list[CarryOnQuery]) -> None:
+def test_every_record_weak_by_its_latest_blind_grades_awaits_the_next_round(
+    adjudication: dict[int, list[Adjudication]],
+) -> None:
+    # The issue's target is measured by the latest blind round that saw each record. Every
+    # record that round left weak has been changed since and is listed for the next round,
+    # which alone can say whether the set now meets the target; until then the blind share
+    # stays what the last round found (the data card prints it).
+    last = ROUNDS[-1]
+    weak = blind_weak(adjudication)
+    assert weak == sorted(load_changed_ids(round_=last))
+    assert len(weak) == 49  # round 3: 24.5 % of the set, above the 10 % target
+
+
+def test_by_the_shipped_grades_at_most_a_tenth_of_records_are_weak(
+    queries: list[CarryOnQuery],
+) -> None:
+    # The shipped grades of records changed after the last round are the author's own check,
+    # a claim the next blind round tests, not a measurement (see the data card).
     weak = [q.id for q in queries if q.review is None or q.review.weak()]
     assert len(weak) <= WEAK_SHARE_TARGET * len(queries), weak
 
