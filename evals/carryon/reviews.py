@@ -30,7 +30,7 @@ from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa
 
 REVIEW_DIR = "reviews"
 REVIEWERS = ("a", "b")
-ROUNDS = (1, 2, 3)
+ROUNDS = (1, 2, 3, 4)
 """The blind review rounds held in the review folder, oldest first."""
 CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"

@@ -216,8 +216,22 @@ def test_every_gap_of_two_or_more_was_read_and_explained(
     read = [(a.id, n) for a in rows for n, d in a.decisions.items() if d.rule == "adjudicated"]
     assert gaps == read
     # round 1's checklist reviewers often disagreed; round 2 had no gap above one point;
-    # round 3 had two, both on a checklist (prv-023 and prv-044)
-    assert len(gaps) == {1: 45, 2: 0, 3: 2}[round_]
+    # round 3 had two, both on a checklist (prv-023 and prv-044); round 4 two, prv-019's
+    # checklist and prv-039's intent
+    assert len(gaps) == {1: 45, 2: 0, 3: 2, 4: 2}[round_]
+
+
+def test_round_four_gaps_were_settled_for_the_concrete_reasons() -> None:
+    # The lead read both two-point gaps of round 4 and took reviewer B's 3 each time: prv-019's
+    # official-API items a refusal would also earn, prv-039's intent that only asked whether.
+    rows = {a.id: a for a in load_adjudication(round_=4)}
+    checklist, intent = (
+        rows["prv-019"].decisions["checklist"],
+        rows["prv-039"].decisions["intent_fits"],
+    )
+    assert (checklist.a, checklist.b, checklist.score) == (5, 3, 3)
+    assert (intent.a, intent.b, intent.score) == (5, 3, 3)
+    assert "refusal" in checklist.note and "whether" in intent.note
 
 
 def test_each_record_carries_the_grades_of_the_latest_round_that_saw_it(
@@ -284,7 +298,7 @@ def test_every_record_weak_by_its_latest_blind_grades_awaits_the_next_round(
     last = ROUNDS[-1]
     weak = blind_weak(adjudication)
     assert weak == sorted(load_changed_ids(round_=last))
-    assert len(weak) == 49  # round 3: 24.5 % of the set, above the 10 % target
+    assert len(weak) == 22  # round 4: 11.0 % of the set, still above the 10 % target
 
 
 def test_by_the_shipped_grades_at_most_a_tenth_of_records_are_weak(
