@@ -11,8 +11,10 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from heedbench.evals.carryon import CarryOnQuery, load_queries
+from heedbench.evals.carryon.dataset import review_record
 from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.solvers.carryon.prompts import MOVE_INSTRUCTIONS, SIMULATED_USER_ROLE
 from heedbench.testing import Reply, instruction_section
@@ -42,16 +44,9 @@ def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None
     return path
 
 
-def _review(query: CarryOnQuery) -> dict[str, bool | str]:
-    """The review fields a query carries (none for an unreviewed query)."""
-    fields: dict[str, bool | str] = {}
-    if query.looks_harmful is not None:
-        fields["looks_harmful"] = query.looks_harmful
-    if query.intent_fits is not None:
-        fields["intent_fits"] = query.intent_fits
-    if query.review_note:
-        fields["review_note"] = query.review_note
-    return fields
+def _review(query: CarryOnQuery) -> dict[str, Any]:
+    """The review field a query carries (none for an unreviewed query)."""
+    return {"review": review_record(query.review)} if query.review else {}
 
 
 def user_message(move: str) -> str:

@@ -58,6 +58,7 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/objects.json" in names
     assert "heedbench/data/choice/v2/contexts.jsonl" in names  # -T data=v2
     assert "heedbench/data/carryon/queries.jsonl" in names
+    assert "heedbench/data/carryon/reviews/adjudicated.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
     assert "heedbench/data/judge_check/carryon_harm.jsonl" in names
     assert "heedbench/data/judge_check/prefdisco_rubric.jsonl" in names

@@ -1,25 +1,38 @@
-"""Print the CarryOnBench data card's statistics, computed from the shipped queries.
+"""Print the CarryOnBench data card's statistics, computed from the shipped queries and reviews.
 
 Usage: `python tools/carryon_stats.py` (or pass a JSONL path in the same schema). Prints
-Markdown tables: queries and review outcome per safety category (read from the first word of
-each `review_note`: Kept, Rewritten or Replaced), checklist items per query, and the item
-category mix. The data card's Statistics and Review sections paste this output.
+Markdown tables: queries per safety category with what each review round did to them (kept,
+rewritten, replaced), checklist items per query and the item category mix; then, where the
+review files sit beside the data (`reviews/`), for every review round the two reviewers'
+agreement per criterion, how each disagreement was settled, the score distributions before
+and after that round's fixes, and the share of weak records (any criterion scored 3 or less).
+The data card pastes this output.
 """
 
 import sys
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from heedbench.evals.carryon import CarryOnQuery, load_queries
-from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
+from heedbench.evals.carryon.dataset import CRITERIA, INFORMATION_CATEGORIES, SAFETY_CATEGORIES
+from heedbench.evals.carryon.reviews import (
+    ACTIONS,
+    ADJUDICATED_FILE,
+    ROUNDS,
+    RULES,
+    SCORES,
+    Adjudication,
+    agreement,
+    blind_weak,
+    latest_adjudication,
+    load_adjudication,
+    load_raw_reviews,
+    review_dir,
+    round_file,
+)
 
-OUTCOMES = ("Kept", "Rewritten", "Replaced")
-
-
-def outcome(query: CarryOnQuery) -> str:
-    """The review outcome a note starts with ("Kept: ..."), or "unreviewed"."""
-    head = query.review_note.split(":", maxsplit=1)[0]
-    return head if head in OUTCOMES else "unreviewed"
+Rounds = Mapping[int, Sequence[Adjudication]]
 
 
 def table(header: list[str], rows: list[list[str]]) -> str:
@@ -29,16 +42,23 @@ def table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def report(queries: list[CarryOnQuery]) -> str:
-    """The card's tables for `queries`."""
+def share(count: int, total: int) -> str:
+    """`count (x %)`."""
+    return f"{count} ({100 * count / total:.1f} %)"
+
+
+def data_report(queries: list[CarryOnQuery], rounds: Rounds) -> str:
+    """Queries, what each review round did to them and checklist statistics for `queries`."""
     categories = [c for c in SAFETY_CATEGORIES if any(q.category == c for q in queries)]
     per_category = {c: [q for q in queries if q.category == c] for c in categories}
     header = ["", *categories, "all"]
     rows = [["queries", *[str(len(per_category[c])) for c in categories], str(len(queries))]]
-    for name in (*OUTCOMES, "unreviewed"):
-        counts = [sum(outcome(q) == name for q in per_category[c]) for c in categories]
-        if any(counts):
-            rows.append([name.lower(), *map(str, counts), str(sum(counts))])
+    for round_, adjudication in sorted(rounds.items()):
+        actions = {a.id: a.action for a in adjudication}
+        for action in ACTIONS:
+            counts = [sum(actions.get(q.id) == action for q in per_category[c]) for c in categories]
+            if any(counts):
+                rows.append([f"round {round_}: {action}", *map(str, counts), str(sum(counts))])
     items = [sum(len(q.checklist) for q in per_category[c]) for c in categories]
     rows.append(["checklist items", *map(str, items), str(sum(items))])
     sizes = [len(q.checklist) for q in queries]
@@ -61,10 +81,93 @@ def report(queries: list[CarryOnQuery]) -> str:
     return "\n\n".join([table(header, rows), summary, distribution, mix_table])
 
 
+def _after(row: Adjudication, name: str) -> int:
+    """The score on `name` after the round's fixes: adjudicated if kept, else the author's."""
+    return row.after[name].score if row.after else row.decisions[name].score
+
+
+def review_report(folder: Path, queries: list[CarryOnQuery], rounds: Rounds) -> str:
+    """Per round: agreement, settlement, distributions before/after; then the weak shares."""
+    raw = {r: [load_raw_reviews(who, folder, r) for who in ("a", "b")] for r in rounds}
+    agree_rows, settled_rows, dist_rows = [], [], []
+    for round_, adjudication in sorted(rounds.items()):
+        first, second = raw[round_]
+        for row in agreement(first, second):
+            agree_rows.append(
+                [
+                    str(round_),
+                    row.criterion,
+                    str(row.items),
+                    f"{row.weighted_kappa:.2f}",
+                    f"{100 * row.exact:.1f} %",
+                    f"{100 * row.within_one:.1f} %",
+                ]
+            )
+        for name in CRITERIA:
+            rules = [str(sum(a.decisions[name].rule == r for a in adjudication)) for r in RULES]
+            settled_rows.append([str(round_), name, *rules])
+            sources = {
+                "reviewer A": Counter(r.grades[name].score for r in first),
+                "reviewer B": Counter(r.grades[name].score for r in second),
+                "adjudicated": Counter(a.decisions[name].score for a in adjudication),
+                "after the fixes": Counter(_after(a, name) for a in adjudication),
+            }
+            for source, counts in sources.items():
+                dist_rows.append(
+                    [str(round_), name, source, str(sum(counts.values()))]
+                    + [str(counts[s]) for s in SCORES]
+                )
+    for name in CRITERIA:
+        now = Counter(q.review.grades()[name].score for q in queries if q.review)
+        dist_rows.append(
+            ["now", name, "shipped grades", str(sum(now.values()))] + [str(now[s]) for s in SCORES]
+        )
+    agree_header = ["round", "criterion", "records", "weighted κ", "exact", "within one"]
+    agree = table(agree_header, agree_rows)
+    settled = table(["round", "criterion", *RULES], settled_rows)
+    distributions = table(["round", "criterion", "scores", "records", *map(str, SCORES)], dist_rows)
+    return "\n\n".join([agree, settled, distributions, weak_line(queries, rounds)])
+
+
+def weak_line(queries: list[CarryOnQuery], rounds: Rounds) -> str:
+    """The weak shares: per round by its blind review, for the whole set, and now."""
+    n = len(queries)
+    parts = []
+    for round_, adjudication in sorted(rounds.items()):
+        weak = sum(a.weak() for a in adjudication)
+        graded = len(adjudication)
+        so_far = {k: v for k, v in rounds.items() if k <= round_}
+        seen = len(latest_adjudication(so_far))
+        parts.append(
+            f"round {round_}: {weak} of the {graded} records it graded, so "
+            f"{share(len(blind_weak(so_far)), seen)} of the set by the latest blind grades"
+        )
+    weak_now = [q for q in queries if q.review and q.review.weak()]
+    by_author = sum(q.review.basis == "author_check" for q in queries if q.review)
+    return (
+        "Weak records (any criterion 3 or less, adjudicated): "
+        + "; ".join(parts)
+        + f". Now {share(len(weak_now), n)} by the shipped grades, where {by_author} records "
+        "changed after the last round carry the author's own check until the next blind round."
+    )
+
+
+def load_rounds(folder: Path) -> dict[int, list[Adjudication]]:
+    """Every review round whose adjudication is in `folder`."""
+    present = [r for r in ROUNDS if (folder / round_file(ADJUDICATED_FILE, r)).is_file()]
+    return {r: load_adjudication(folder, r) for r in present}
+
+
 def main(argv: list[str]) -> None:
     """Print the tables for the shipped data, or for the JSONL file named in `argv`."""
     data = Path(argv[0]) if argv else None
-    print(report(load_queries(data)))
+    queries = load_queries(data)
+    folder = review_dir(data.parent / "reviews" if data else None)
+    rounds = load_rounds(folder) if folder.is_dir() else {}
+    print(data_report(queries, rounds))
+    if rounds:
+        print()
+        print(review_report(folder, queries, rounds))
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ Every record is validated before any model is called; errors name file, record a
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any, Literal, cast, get_args
 
 from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
@@ -17,6 +17,12 @@ QUERIES_FILE = "queries.jsonl"
 SAFETY_CATEGORIES: tuple[str, ...] = get_args(SafetyCategory)
 INFORMATION_CATEGORIES: tuple[str, ...] = get_args(InformationCategory)
 MIN_ITEMS = 1
+CRITERIA = ("looks_harmful", "intent_fits", "checklist")
+"""The three review criteria, each graded 1-5 (data card, "Review")."""
+ReviewBasis = Literal["adjudicated", "author_check"]
+REVIEW_BASES: tuple[str, ...] = get_args(ReviewBasis)
+RETIRED_FIELDS = ("looks_harmful", "intent_fits", "review_note")
+"""Dataset 1.x's boolean review fields, replaced by `review` in 2.0."""
 
 
 class CarryOnDataError(InputError):
@@ -33,6 +39,41 @@ class ChecklistItem:
 
 
 @dataclass(frozen=True)
+class Grade:
+    """One criterion's 1-5 score with the reviewer's one-line reason."""
+
+    score: int
+    note: str
+
+
+@dataclass(frozen=True)
+class QueryReview:
+    """A record's graded review of the three criteria, and whose grades they are.
+
+    The criteria: (i) the query looks harmful, (ii) the intent fits it, (iii) the checklist
+    rewards only real help. `basis` is `adjudicated` (the latest blind review round that saw
+    the record as it is) or `author_check` (the author's own grades of a record changed after
+    that round, until the next one).
+    """
+
+    looks_harmful: Grade
+    intent_fits: Grade
+    checklist: Grade
+    basis: ReviewBasis
+    round: int | None = None
+    """The blind-review round the grades come from (`adjudicated`) or answer (`author_check`:
+    the record was changed after that round); None when unrecorded."""
+
+    def grades(self) -> dict[str, Grade]:
+        """The three grades by criterion name."""
+        return {name: getattr(self, name) for name in CRITERIA}
+
+    def weak(self, threshold: int = 3) -> bool:
+        """True when any criterion scores `threshold` or less (the issue's 'weak')."""
+        return any(grade.score <= threshold for grade in self.grades().values())
+
+
+@dataclass(frozen=True)
 class CarryOnQuery:
     """A seemingly harmful query, its hidden benign intent and its Ben-Util checklist."""
 
@@ -42,12 +83,8 @@ class CarryOnQuery:
     intent: str
     checklist: tuple[ChecklistItem, ...]
     subcategory: str = ""
-    looks_harmful: bool | None = None
-    """Reviewer's verdict: read alone, the query looks harmful (None: not reviewed)."""
-    intent_fits: bool | None = None
-    """Reviewer's verdict: the intent is the sender's own and wants what the query asks."""
-    review_note: str = ""
-    """One line from the reviewer: why the verdicts, or what was changed."""
+    review: QueryReview | None = None
+    """The graded review (None: not reviewed)."""
 
 
 def _text(record: Mapping[str, Any], field: str, where: str) -> str:
@@ -61,27 +98,53 @@ def _text(record: Mapping[str, Any], field: str, where: str) -> str:
     return value.strip()
 
 
-def _flag(record: Mapping[str, Any], field: str, where: str) -> bool | None:
-    value = record.get(field)
+def _grade(value: Any, where: str) -> Grade:
+    if not isinstance(value, Mapping):
+        raise CarryOnDataError(f"{where}: must be an object with 'score' and 'note'")
+    score = value.get("score")
+    if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 5:
+        raise CarryOnDataError(f"{where}, field 'score': must be an integer 1-5, got {score!r}")
+    note = value.get("note")
+    if not isinstance(note, str) or not note.strip() or "\n" in note:
+        raise CarryOnDataError(f"{where}, field 'note': must be a one-line, non-empty string")
+    return Grade(score, note.strip())
+
+
+def _review(record: Mapping[str, Any], where: str) -> QueryReview | None:
+    for retired in RETIRED_FIELDS:
+        if record.get(retired) not in (None, ""):
+            raise CarryOnDataError(
+                f"{where}, field '{retired}': the boolean review fields were replaced by "
+                "'review' (1-5 grades per criterion) in dataset 2.0; drop or convert them"
+            )
+    value = record.get("review")
     if value is None:
         return None
-    if not isinstance(value, bool):
+    where = f"{where}, field 'review'"
+    if not isinstance(value, Mapping):
+        raise CarryOnDataError(f"{where}: must be a JSON object")
+    basis = value.get("basis")
+    if basis not in REVIEW_BASES:
         raise CarryOnDataError(
-            f"{where}, field '{field}': must be a JSON boolean (true or false), "
-            f"got {type(value).__name__}"
+            f"{where}, field 'basis': must be one of {', '.join(REVIEW_BASES)}, got {basis!r}"
         )
-    return value
+    grades = {name: _grade(value.get(name), f"{where}, field '{name}'") for name in CRITERIA}
+    round_ = value.get("round")
+    positive = isinstance(round_, int) and not isinstance(round_, bool) and round_ >= 1
+    if round_ is not None and not positive:
+        raise CarryOnDataError(
+            f"{where}, field 'round': must be a positive integer (the review round), got {round_!r}"
+        )
+    return QueryReview(basis=cast(ReviewBasis, basis), round=round_, **grades)
 
 
-def _note(record: Mapping[str, Any], where: str) -> str:
-    value = record.get("review_note")
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise CarryOnDataError(
-            f"{where}, field 'review_note': must be a string, got {type(value).__name__}"
-        )
-    return value.strip()
+def review_record(review: QueryReview) -> dict[str, Any]:
+    """A review in the JSONL schema (the inverse of the loader's parsing)."""
+    grades: dict[str, Any] = {
+        name: {"score": grade.score, "note": grade.note} for name, grade in review.grades().items()
+    }
+    extra: dict[str, Any] = {"round": review.round} if review.round is not None else {}
+    return grades | {"basis": review.basis} | extra
 
 
 def parse_query(record: Any, where: str) -> CarryOnQuery:
@@ -123,9 +186,7 @@ def parse_query(record: Any, where: str) -> CarryOnQuery:
         intent=_text(record, "intent", where),
         checklist=tuple(items),
         subcategory=str(record.get("subcategory") or ""),
-        looks_harmful=_flag(record, "looks_harmful", where),
-        intent_fits=_flag(record, "intent_fits", where),
-        review_note=_note(record, where),
+        review=_review(record, where),
     )
 
 

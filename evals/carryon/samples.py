@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser
 
-from heedbench.evals.carryon.dataset import CarryOnQuery
+from heedbench.evals.carryon.dataset import CarryOnQuery, review_record
 from heedbench.params import ParameterError
 from heedbench.seeding import sample_seed
 from heedbench.solvers.carryon.flows import flow_condition
@@ -57,9 +57,7 @@ def _sample(query: CarryOnQuery, condition: str, flow: tuple[str, ...], text: st
             "flow": list(flow),
             "exchanges": len(flow) + 1,
             "intent": query.intent,
-            "looks_harmful": query.looks_harmful,
-            "intent_fits": query.intent_fits,
-            "review_note": query.review_note,
+            "review": review_record(query.review) if query.review else None,
             "checklist": [
                 {"id": item.id, "question": item.question, "category": item.category}
                 for item in query.checklist

@@ -135,8 +135,8 @@ def carryon_card(records: Sequence[Mapping[str, Any]], left_out: Mapping[str, st
         [[count, agree[count], f"{100 * agree[count] / len(items):.1f} %"]
          for count in sorted(agree)],
     )  # fmt: skip
-    lines += ["", "Review fields (`looks_harmful`, `intent_fits`, `review_note`) are empty: "
-              "a human reviewer fills them in."]  # fmt: skip
+    lines += ["", "The `review` field is empty: reviewers grade each record "
+              "(see datasets/carryon/README.md, Review)."]  # fmt: skip
     if left_out:
         lines += ["", f"Left out ({len(left_out)}):", ""]
         lines += [f"- {query_id}: {reason}" for query_id, reason in sorted(left_out.items())]

@@ -203,7 +203,7 @@ def read_refined(verdict: Mapping[str, Any], merged: Sequence[Item]) -> list[Ite
 def checklist_record(
     query: Mapping[str, Any], items: Sequence[Item], build: Mapping[str, Any]
 ) -> dict[str, Any]:
-    """A record in the `carryon` schema; the review fields are left for a human."""
+    """A record in the `carryon` schema; the review is left for the reviewers."""
     query_id = str(query["id"])
     return {
         "id": query_id,
@@ -220,9 +220,7 @@ def checklist_record(
             }
             for number, item in enumerate(items, start=1)
         ],
-        "looks_harmful": None,
-        "intent_fits": None,
-        "review_note": "",
+        "review": None,
         "build": dict(build),
     }
 

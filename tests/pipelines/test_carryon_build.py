@@ -71,8 +71,7 @@ def test_five_queries_built_and_run_by_carryon(tmp_path: Path, capsys: Any) -> N
     assert provenance.count(["buildtest/gen_a"]) == 2 and provenance.count(["buildtest/gen_b"]) == 2
     assert all(item["question"].startswith("Does the response explicitly ") for item in
                first_row["checklist"])  # fmt: skip
-    assert first_row["looks_harmful"] is None and first_row["intent_fits"] is None
-    assert first_row["review_note"] == ""
+    assert first_row["review"] is None
     assert first_row["build"]["merger"] == "buildtest/merger"
 
     printed = capsys.readouterr().out
@@ -92,7 +91,7 @@ def test_five_queries_built_and_run_by_carryon(tmp_path: Path, capsys: Any) -> N
     )[0]  # fmt: skip
     assert log.status == "success", log.error
     assert log.samples and all(s.scores for s in log.samples)
-    assert log.samples[0].metadata["looks_harmful"] is None
+    assert log.samples[0].metadata["review"] is None
 
 
 def test_one_run_per_generator_model_merges_the_same(tmp_path: Path) -> None:

@@ -1,0 +1,349 @@
+"""The blind reviews of the shipped queries, round by round: both raw reviews, the adjudication
+and the records match id for id; every adjudicated score follows the written rule; each round
+re-grades exactly what the previous one changed; every weak record was fixed and is listed for
+the next round; each record carries the grades of the latest round that saw it; the data card's
+review tables are what the stats tool prints."""
+
+import json
+import math
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heedbench.evals.carryon import CarryOnQuery, load_queries
+from heedbench.evals.carryon.dataset import CRITERIA, Grade
+from heedbench.evals.carryon.reviews import (
+    ROUNDS,
+    Adjudication,
+    RawReview,
+    ReviewDataError,
+    agreement,
+    blind_weak,
+    combine,
+    latest_adjudication,
+    load_adjudication,
+    load_changed_ids,
+    load_raw_reviews,
+    parse_adjudication,
+    query_sha256,
+    round_file,
+    rule_for,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+WEAK_SHARE_TARGET = 0.10
+"""The issue's target: at most 10 % of records weak on any criterion after the fixes."""
+
+
+@pytest.fixture(scope="module")
+def queries() -> list[CarryOnQuery]:
+    return load_queries()
+
+
+@pytest.fixture(scope="module")
+def adjudication() -> dict[int, list[Adjudication]]:
+    return {round_: load_adjudication(round_=round_) for round_ in ROUNDS}
+
+
+@pytest.fixture(scope="module")
+def raw() -> dict[int, dict[str, list[RawReview]]]:
+    return {r: {who: load_raw_reviews(who, round_=r) for who in ("a", "b")} for r in ROUNDS}
+
+
+# --- the rule, hand-worked ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "adjudicated", "rule", "score"),
+    [(4, 4, None, "agreed", 4), (3, 4, None, "lower", 3), (5, 4, None, "lower", 4),
+     (2, 4, 3, "adjudicated", 3), (5, 2, 2, "adjudicated", 2)],
+)  # fmt: skip
+def test_the_adjudication_rule(
+    a: int, b: int, adjudicated: int | None, rule: str, score: int
+) -> None:
+    assert rule_for(a, b) == rule
+    assert combine(a, b, adjudicated) == score
+
+
+@pytest.mark.parametrize("adjudicated", [None, 1, 5])
+def test_a_two_point_gap_needs_a_reading_between_the_scores(adjudicated: int | None) -> None:
+    with pytest.raises(ValueError, match="two or more apart"):
+        combine(2, 4, adjudicated)
+
+
+def raw_review(record_id: str, scores: tuple[int, int, int]) -> RawReview:
+    return RawReview(
+        record_id, {n: Grade(s, "n") for n, s in zip(CRITERIA, scores, strict=True)}, ()
+    )
+
+
+def test_agreement_is_hand_worked() -> None:
+    first = [raw_review(f"q{i}", (s, s, 3)) for i, s in enumerate((1, 2, 3, 4))]
+    second = [raw_review(f"q{i}", (s, s + 1, 3)) for i, s in enumerate((1, 2, 3, 4))]
+    looks, fits, items = agreement(first, second)
+    assert (looks.weighted_kappa, looks.exact, looks.within_one) == (1.0, 1.0, 1.0)
+    # B one point higher throughout: never exact, always within one; quadratic kappa =
+    # 1 - 1 / (Var A + Var B + (mean gap)^2) = 1 - 1 / (1.25 + 1.25 + 1) = 0.714...
+    assert (fits.exact, fits.within_one) == (0.0, 1.0)
+    assert fits.weighted_kappa == pytest.approx(1 - 1 / 3.5)
+    assert math.isnan(items.weighted_kappa)  # both gave 3 throughout: kappa undefined
+    assert fits.second == {2: 1, 3: 1, 4: 1, 5: 1}
+    with pytest.raises(ValueError, match="same records"):
+        agreement(first, second[::-1])
+
+
+def adjudicated_row(**overrides: Any) -> dict[str, Any]:
+    entry = {"a": 3, "b": 4, "score": 3, "rule": "lower", "note": "A: a redirect item."}
+    row: dict[str, Any] = {name: dict(entry) for name in CRITERIA}
+    row |= {"id": "q1", "reviewed_sha256": "0" * 64, "action": "rewritten"}
+    row["after"] = {name: {"score": 4, "note": "fixed"} for name in CRITERIA}
+    return row | overrides
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"score": 4}, r"field 'looks_harmful'.score: rule 'lower' gives 3, not 4"),
+        ({"rule": "agreed"}, r"field 'looks_harmful'.rule: scores 3 and 4 call for 'lower'"),
+        ({"a": 1, "b": 4, "score": 5, "rule": "adjudicated"}, r"need an adjudicated score"),
+        ({"note": " "}, r"field 'looks_harmful'.note: must be a non-empty string"),
+    ],
+)
+def test_an_adjudication_that_breaks_the_rule_is_refused(
+    change: dict[str, Any], message: str
+) -> None:
+    row = adjudicated_row()
+    row["looks_harmful"] = row["looks_harmful"] | change
+    with pytest.raises(ReviewDataError, match=message):
+        parse_adjudication(row, "adjudicated.jsonl: record 1")
+
+
+def test_round_files_are_named_by_round() -> None:
+    assert round_file("adjudicated.jsonl", 1) == "adjudicated.jsonl"
+    assert round_file("review_a.jsonl", 2) == "round2_review_a.jsonl"
+    assert round_file("changed_ids.txt", 3) == "round3_changed_ids.txt"
+    with pytest.raises(ValueError, match="review round must be one of"):
+        round_file("adjudicated.jsonl", len(ROUNDS) + 1)
+
+
+def test_the_latest_round_that_graded_a_record_wins() -> None:
+    kept = parse_adjudication(adjudicated_row(id="q1", action="kept", after=None), "x")
+    changed = parse_adjudication(adjudicated_row(id="q1"), "x")
+    other = parse_adjudication(adjudicated_row(id="q2"), "x")
+    latest = latest_adjudication({2: [kept], 1: [changed, other]})
+    assert latest == {"q1": (2, kept), "q2": (1, other)}
+
+
+def test_the_blind_weak_share_counts_each_record_by_its_latest_round() -> None:
+    # q1 weak in round 1, fixed and passed by round 2: not weak. q2 passed round 1 and was
+    # never re-graded: not weak. q3 passed round 1, was changed anyway and failed round 2:
+    # weak, whatever the author then gave its new text.
+    weak = {"a": 3, "b": 3, "score": 3, "rule": "agreed", "note": "weak"}
+    fine = {"a": 4, "b": 4, "score": 4, "rule": "agreed", "note": "fine"}
+
+    def row(record_id: str, entry: dict[str, Any], action: str) -> Adjudication:
+        fields = {name: dict(entry) for name in CRITERIA}
+        after = None if action == "kept" else {n: {"score": 5, "note": "fixed"} for n in CRITERIA}
+        return parse_adjudication(
+            adjudicated_row(id=record_id, action=action, after=after) | fields, "x"
+        )
+
+    first = [row("q1", weak, "rewritten"), row("q2", fine, "kept"), row("q3", fine, "rewritten")]
+    second = [row("q1", fine, "kept"), row("q3", weak, "rewritten")]
+    assert blind_weak({1: first}) == ["q1"]
+    assert blind_weak({1: first, 2: second}) == ["q3"]
+    assert blind_weak({1: first, 2: second}, threshold=2) == []
+
+
+def test_kept_and_changed_records_carry_the_right_grades() -> None:
+    with pytest.raises(ReviewDataError, match="a kept record has no later grades"):
+        parse_adjudication(adjudicated_row(action="kept"), "x")
+    with pytest.raises(ReviewDataError, match="field 'after': must be a JSON object"):
+        parse_adjudication(adjudicated_row(after=None), "x")
+    kept = parse_adjudication(adjudicated_row(action="kept", after=None), "x")
+    assert kept.after is None and kept.weak()
+
+
+# --- the shipped files --------------------------------------------------------------------
+
+
+def test_reviews_adjudication_and_records_match_id_for_id(
+    queries: list[CarryOnQuery],
+    adjudication: dict[int, list[Adjudication]],
+    raw: dict[int, dict[str, list[RawReview]]],
+) -> None:
+    ids = [q.id for q in queries]
+    assert len(ids) == 200
+    graded = ids  # round 1 graded every record; each later round, what the one before changed
+    for round_ in ROUNDS:
+        assert [r.id for r in raw[round_]["a"]] == graded, round_
+        assert [r.id for r in raw[round_]["b"]] == graded, round_
+        assert [a.id for a in adjudication[round_]] == graded, round_
+        graded = load_changed_ids(round_=round_)
+    assert len(load_changed_ids(round_=1)) == 189
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_the_adjudication_quotes_both_raw_reviews(
+    round_: int,
+    adjudication: dict[int, list[Adjudication]],
+    raw: dict[int, dict[str, list[RawReview]]],
+) -> None:
+    rows, first_all, second_all = adjudication[round_], raw[round_]["a"], raw[round_]["b"]
+    for row, first, second in zip(rows, first_all, second_all, strict=True):
+        for name in CRITERIA:
+            decision = row.decisions[name]
+            assert (decision.a, decision.b) == (
+                first.grades[name].score,
+                second.grades[name].score,
+            ), (row.id, name)
+            if decision.rule != "adjudicated":
+                # the note is the note of a reviewer who gave the adopted score
+                adopted = [r.grades[name] for r in (first, second)]
+                assert Grade(decision.score, decision.note) in adopted, (row.id, name)
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_every_gap_of_two_or_more_was_read_and_explained(
+    round_: int, adjudication: dict[int, list[Adjudication]]
+) -> None:
+    rows = adjudication[round_]
+    gaps = [(a.id, n) for a in rows for n, d in a.decisions.items() if abs(d.a - d.b) >= 2]
+    read = [(a.id, n) for a in rows for n, d in a.decisions.items() if d.rule == "adjudicated"]
+    assert gaps == read
+    # round 1's checklist reviewers often disagreed; round 2 had no gap above one point;
+    # round 3 had two, both on a checklist (prv-023 and prv-044); round 4 two, prv-019's
+    # checklist and prv-039's intent
+    assert len(gaps) == {1: 45, 2: 0, 3: 2, 4: 2}[round_]
+
+
+def test_round_four_gaps_were_settled_for_the_concrete_reasons() -> None:
+    # The lead read both two-point gaps of round 4 and took reviewer B's 3 each time: prv-019's
+    # official-API items a refusal would also earn, prv-039's intent that only asked whether.
+    rows = {a.id: a for a in load_adjudication(round_=4)}
+    checklist, intent = (
+        rows["prv-019"].decisions["checklist"],
+        rows["prv-039"].decisions["intent_fits"],
+    )
+    assert (checklist.a, checklist.b, checklist.score) == (5, 3, 3)
+    assert (intent.a, intent.b, intent.score) == (5, 3, 3)
+    assert "refusal" in checklist.note and "whether" in intent.note
+
+
+def test_each_record_carries_the_grades_of_the_latest_round_that_saw_it(
+    queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
+) -> None:
+    latest = latest_adjudication(adjudication)
+    assert sorted(latest) == sorted(q.id for q in queries)
+    for query in queries:
+        round_, row = latest[query.id]
+        review = query.review
+        assert review is not None and review.round == round_, query.id
+        if row.action == "kept":
+            # unchanged since that round: the text the reviewers graded, with their grades
+            assert query_sha256(query) == row.reviewed_sha256, query.id
+            assert review.basis == "adjudicated", query.id
+            assert review.grades() == {
+                n: Grade(d.score, d.note) for n, d in row.decisions.items()
+            }, query.id
+        else:
+            # changed after that round: the author's grades until the next blind round
+            assert query_sha256(query) != row.reviewed_sha256, query.id
+            assert review.basis == "author_check", query.id
+            assert review.grades() == row.after, query.id
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_changed_records_are_listed_for_the_next_round(
+    round_: int, adjudication: dict[int, list[Adjudication]]
+) -> None:
+    changed = [a.id for a in adjudication[round_] if a.action != "kept"]
+    assert changed == load_changed_ids(round_=round_)
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_every_weak_record_was_fixed_or_replaced(
+    round_: int, adjudication: dict[int, list[Adjudication]]
+) -> None:
+    rows = adjudication[round_]
+    assert [a.id for a in rows if a.weak()], "each round found weak records"
+    assert [a.id for a in rows if a.weak() and a.action == "kept"] == []
+
+
+@pytest.mark.parametrize("round_", ROUNDS[1:])
+def test_a_later_round_graded_the_text_the_earlier_round_left(
+    round_: int, queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
+) -> None:
+    # A record round r-1 changed and round r kept is, by hash, the text round r graded; so
+    # round r did grade round r-1's rewrites, not the text round r-1 saw.
+    before = {a.id: a for a in adjudication[round_ - 1]}
+    current = {q.id: query_sha256(q) for q in queries}
+    kept = [a for a in adjudication[round_] if a.action == "kept"]
+    assert kept
+    for row in kept:
+        assert row.reviewed_sha256 == current[row.id] != before[row.id].reviewed_sha256, row.id
+
+
+def test_every_record_weak_by_its_latest_blind_grades_awaits_the_next_round(
+    adjudication: dict[int, list[Adjudication]],
+) -> None:
+    # The issue's target is measured by the latest blind round that saw each record. Every
+    # record that round left weak has been changed since and is listed for the next round,
+    # which alone can say whether the set now meets the target; until then the blind share
+    # stays what the last round found (the data card prints it).
+    last = ROUNDS[-1]
+    weak = blind_weak(adjudication)
+    assert weak == sorted(load_changed_ids(round_=last))
+    assert len(weak) == 22  # round 4: 11.0 % of the set, still above the 10 % target
+
+
+def test_by_the_shipped_grades_at_most_a_tenth_of_records_are_weak(
+    queries: list[CarryOnQuery],
+) -> None:
+    # The shipped grades of records changed after the last round are the author's own check,
+    # a claim the next blind round tests, not a measurement (see the data card).
+    weak = [q.id for q in queries if q.review is None or q.review.weak()]
+    assert len(weak) <= WEAK_SHARE_TARGET * len(queries), weak
+
+
+# --- the data card ------------------------------------------------------------------------
+
+
+def tables(text: str) -> Iterator[str]:
+    """Each Markdown table (consecutive lines starting with '|') in `text`."""
+    block: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            block.append(line)
+        elif block:
+            yield "\n".join(block)
+            block = []
+
+
+def test_the_data_card_shows_what_the_stats_tool_prints() -> None:
+    # The card's command, run as written from the repository root.
+    command = [sys.executable, "tools/carryon_stats.py"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    printed = result.stdout
+    card = (ROOT / "datasets" / "carryon" / "README.md").read_text(encoding="utf-8")
+    shown = list(tables(printed))
+    assert len(shown) == 6
+    for table in shown:
+        assert table in card, table.splitlines()[0]
+    weak_line = next(line for line in printed.splitlines() if line.startswith("Weak records"))
+    assert weak_line in card.replace("\n", " ")
+
+
+@pytest.mark.parametrize("round_", ROUNDS)
+def test_the_raw_reviews_are_kept_as_written(round_: int) -> None:
+    # The reviewers' own fields, in their own order: nothing was added or normalised.
+    for who in ("a", "b"):
+        path = ROOT / "datasets" / "carryon" / "reviews" / round_file(f"review_{who}.jsonl", round_)
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            assert list(record) == ["id", "looks_harmful", "intent_fits", "checklist"]
