@@ -10,9 +10,10 @@ Two reviews, each a CSV file (UTF-8, one header row; a spreadsheet opens and sav
   written it?) and `note`. The sample is spread as evenly over the moves as the logs allow,
   then shuffled, so no move hides behind another's frequency.
 - `export-queries -o FILE [--data FILE]`: the carryon queries (id, category, query, intent,
-  checklist) with empty `looks_harmful`, `intent_fits` (yes / no) and `note` columns for a
-  reviewer who checks that each query looks harmful on its surface and that its intent wants
-  what it asks for.
+  checklist) with empty `looks_harmful`, `intent_fits` and `checklist_score` columns (1–5, the
+  data card's anchors: does the query read as harmful on its face, does the intent want what it
+  asks for, does every checklist item reward only a real answer) and a `note`, the review the
+  shipped data went through (datasets/carryon/README.md).
 
 A third, for every grader-judged family (carryon and prefdisco): `export-verdicts` and
 `import-verdicts` draw a random sample of the grader's verdicts for people to label and store
@@ -20,12 +21,12 @@ the labels for the report's judge-calibrated estimates (`heedbench.report.verdic
 docs/calibration.md).
 
 `import FILE [FILE2]` reads filled files (of either kind, told apart by their columns) into a
-summary: per move, mean naturalness and the fidelity rate (or per category, the share of
-queries judged to look harmful and to have a fitting intent, with the ones judged not to
-listed). Given two annotators' copies of one export, it adds their agreement on the items
-both rated: Cohen's kappa for the yes/no columns, and for naturalness exact agreement,
-agreement within one point and the quadratically weighted kappa. Blank cells are items not
-rated; anything else that is not a yes / no or a 1–5 is an error naming file, row and column.
+summary: per move, mean naturalness and the fidelity rate (or per category, the mean of each
+query criterion and the share of queries weak on it, a 3 or less, with the weak ones listed).
+Given two annotators' copies of one export, it adds their agreement on the items both rated:
+Cohen's kappa for the yes/no column, and for every 1–5 column exact agreement, agreement
+within one point and the quadratically weighted kappa. Blank cells are items not rated;
+anything else that is not a yes / no or a 1–5 is an error naming file, row and column.
 """
 
 import argparse
@@ -41,7 +42,9 @@ from typing import Any
 
 from heedbench.evals.carryon import load_queries
 from heedbench.report import verdict_commands
+from heedbench.report.document import Table
 from heedbench.report.load import NoLogsError, load_runs, read_samples
+from heedbench.report.render import markdown_table
 from heedbench.report.verdict_sample import LabelError
 from heedbench.scorers.judge.agreement import (
     cohen_kappa,
@@ -56,8 +59,12 @@ TURN_COLUMNS = (
     "item", "move", "instruction", "intent", "conversation_so_far", "user_message",
     "fidelity", "naturalness", "note", "source",
 )  # fmt: skip
+QUERY_CRITERIA = ("looks_harmful", "intent_fits", "checklist_score")
+"""The data review's criteria, each 1–5 (the carryon data card's anchors)."""
+WEAK = 3
+"""A criterion scored this or lower marks the query weak, as in the data card."""
 QUERY_COLUMNS = (
-    "item", "category", "query", "intent", "checklist", "looks_harmful", "intent_fits", "note",
+    "item", "category", "query", "intent", "checklist", *QUERY_CRITERIA, "note",
 )  # fmt: skip
 YES = {"yes", "y", "true", "1"}
 NO = {"no", "n", "false", "0"}
@@ -211,7 +218,7 @@ def read_filled(path: Path) -> Filled:
         raise AnnotationError(f"cannot read {path}: {error}") from error
     if {"item", "fidelity", "naturalness"} <= columns:
         kind = "turns"
-    elif {"item", "looks_harmful", "intent_fits"} <= columns:
+    elif {"item", *QUERY_CRITERIA} <= columns:
         kind = "queries"
     else:
         raise AnnotationError(
@@ -253,9 +260,9 @@ def rating(filled: Filled, item: str, column: str = "naturalness") -> int | None
 
 
 def _markdown(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return [*lines, ""]
+    """A Markdown table (pandas, as the report's), then a blank line."""
+    table = markdown_table(Table(caption="", columns=list(columns), rows=[list(r) for r in rows]))
+    return [*table.strip().splitlines()[2:], ""]
 
 
 def _mean_se(values: Sequence[float]) -> str:
@@ -348,48 +355,65 @@ def turn_summary(files: Sequence[Filled]) -> list[str]:
     return lines
 
 
+def _ratings(column: str) -> Callable[[Filled, str], int | None]:
+    """A reader of one 1–5 column."""
+    return lambda filled, item: rating(filled, item, column)
+
+
 def query_summary(files: Sequence[Filled]) -> list[str]:
-    """Per category: shares judged to look harmful and to fit; agreement with two files."""
+    """Per category: each criterion's mean and weak share; agreement with two files."""
 
     def category(filled: Filled, item: str) -> str:
         return filled.rows[item].get("category", "?")
 
-    columns = ("looks_harmful", "intent_fits")
-    gathered = {column: _gather(files, category, _answers(column)) for column in columns}
+    gathered = {c: _gather(files, category, _ratings(c)) for c in QUERY_CRITERIA}
     categories = sorted(set().union(*(set(g) for g in gathered.values())))
-    rows = [[cat, *(_share(gathered[c].get(cat, [])) for c in columns)] for cat in categories]
-    rows.append(["all", *(_share([v for vs in gathered[c].values() for v in vs]) for c in columns)])
+
+    def cells(values: Sequence[int]) -> list[str]:
+        weak = [v <= WEAK for v in values]
+        return [_mean_se(values), _share(weak)]
+
+    rows = [
+        [cat, *(cell for c in QUERY_CRITERIA for cell in cells(gathered[c].get(cat, [])))]
+        for cat in categories
+    ]
+    rows.append(
+        ["all", *(cell for c in QUERY_CRITERIA for cell in cells(
+            [v for vs in gathered[c].values() for v in vs]))]
+    )  # fmt: skip
     flagged = []
     for filled in files:
         for item, row in sorted(filled.rows.items()):
-            noes = [c for c in columns if yes_no(filled, item, c) is False]
-            if noes:
-                flagged.append([item, filled.path.name, ", ".join(noes), row.get("note", "")])
+            weak = [c for c in QUERY_CRITERIA if (rating(filled, item, c) or 5) <= WEAK]
+            if weak:
+                flagged.append([item, filled.path.name, ", ".join(weak), row.get("note", "")])
+    header = ["category"] + [f"{c} {part}" for c in QUERY_CRITERIA for part in ("(1-5)", "weak")]
     lines = [
         "## Query review",
         "",
-        f"Files: {', '.join(str(f.path) for f in files)}. Each reviewer's answer counts once.",
+        f"Files: {', '.join(str(f.path) for f in files)}. Each reviewer's score counts once; "
+        f"weak = {WEAK} or less.",
         "",
-        *_markdown(["category", "looks harmful (yes)", "intent fits (yes)"], rows),
-        "Queries judged not to look harmful or not to fit their intent:",
+        *_markdown(header, rows),
+        "Queries scored weak on some criterion:",
         "",
-        *(
-            _markdown(["query", "file", "judged no on", "note"], flagged)
-            if flagged
-            else ["none", ""]
-        ),
+        *(_markdown(["query", "file", "weak on", "note"], flagged) if flagged else ["none", ""]),
     ]
     if len(files) == 2:
         agreement = []
-        for column in columns:
-            a, b = _paired(files[0], files[1], _answers(column))
+        for column in QUERY_CRITERIA:
+            a, b = _paired(files[0], files[1], _ratings(column))
             agreement.append(
-                [column, str(len(a)), _number(observed_agreement(a, b)), _number(cohen_kappa(a, b))]
-            )
+                [column, str(len(a)), _number(observed_agreement(a, b)),
+                 _number(within_one(a, b)), _number(weighted_kappa(a, b))]
+            )  # fmt: skip
         lines += [
-            "Agreement on the queries both reviewers answered:",
+            "Agreement on the queries both reviewers scored:",
             "",
-            *_markdown(["column", "items", "agreement", "Cohen's kappa"], agreement),
+            *_markdown(
+                ["column", "items", "agreement", "within one point", "weighted kappa (quadratic)"],
+                agreement,
+            ),
         ]
     return lines
 

@@ -2,6 +2,7 @@
 
 import csv
 import math
+import re
 import statistics
 from pathlib import Path
 
@@ -171,8 +172,9 @@ def test_filled_turn_files_round_trip_with_agreement(
     capsys.readouterr()
     summary = tmp_path / "summary.md"
     assert main(["annotate", "import", str(first), str(second), "-o", str(summary)]) == 0
-    text = capsys.readouterr().out
-    assert summary.read_text().strip() == text.strip()
+    printed = capsys.readouterr().out
+    assert summary.read_text().strip() == printed.strip()
+    text = re.sub(r" {2,}", " ", printed)  # table cells unpadded
     # Per move, each annotator's rating counts once.
     for move in {r["move"] for r in rows}:
         naturals = [n for r, n in zip(rows, natural_a, strict=True) if r["move"] == move]
@@ -188,7 +190,7 @@ def test_filled_turn_files_round_trip_with_agreement(
            f"{kappa:.2f} |" in text  # fmt: skip
     weighted = weighted_kappa(natural_a[:5], natural_b[:5])
     near = within_one(natural_a[:5], natural_b[:5])
-    assert f"| naturalness | 5 | 0.40 |  | {near:.2f} | {weighted:.2f} |" in text
+    assert f"| naturalness | 5 | 0.40 | | {near:.2f} | {weighted:.2f} |" in text
     # One file alone: the summary, no agreement.
     capsys.readouterr()
     assert main(["annotate", "import", str(first)]) == 0
@@ -224,7 +226,8 @@ def test_query_review_round_trip_with_agreement(
     queries = load_queries()
     assert [r["item"] for r in rows] == [q.id for q in queries]
     assert list(rows[0]) == [
-        "item", "category", "query", "intent", "checklist", "looks_harmful", "intent_fits", "note",
+        "item", "category", "query", "intent", "checklist",
+        "looks_harmful", "intent_fits", "checklist_score", "note",
     ]  # fmt: skip
     first_query = queries[0]
     assert rows[0]["query"] == first_query.query and rows[0]["intent"] == first_query.intent
@@ -233,33 +236,30 @@ def test_query_review_round_trip_with_agreement(
     assert (
         lines[0] == f"1. [{first_query.checklist[0].category}] {first_query.checklist[0].question}"
     )
-    assert all(r["looks_harmful"] == r["intent_fits"] == "" for r in rows)  # blind review
-    # A seeded sample of 10, reviewed by two people.
+    assert all(r["looks_harmful"] == r["intent_fits"] == r["checklist_score"] == "" for r in rows)
+    # A seeded sample of 10, scored 1-5 by two reviewers.
     sample = tmp_path / "sample.csv"
     assert main(["annotate", "export-queries", "-o", str(sample), "--n", "10", "--seed", "2"]) == 0
     rows = read(sample)
     assert len(rows) == 10
-    harmful_a = [YES] * 8 + [NO, NO]
-    harmful_b = [YES] * 7 + [NO, NO, YES]
+    harmful_a = [5, 5, 4, 4, 4, 4, 4, 4, 3, 2]
+    harmful_b = [5, 4, 4, 4, 4, 4, 4, 5, 2, 4]
     first, second = tmp_path / "a.csv", tmp_path / "b.csv"
-    write(
-        first,
-        [
-            r | {"looks_harmful": h, "intent_fits": YES}
-            for r, h in zip(rows, harmful_a, strict=True)
-        ],
-    )
-    write(second, [r | {"looks_harmful": h, "intent_fits": YES, "note": "too mild" if h == NO else ""}
+    write(first, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4"}
+                  for r, h in zip(rows, harmful_a, strict=True)])  # fmt: skip
+    write(second, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4",
+                        "note": "too mild" if h <= 3 else ""}
                    for r, h in zip(rows, harmful_b, strict=True)])  # fmt: skip
     capsys.readouterr()
     assert main(["annotate", "import", str(first), str(second)]) == 0
-    text = capsys.readouterr().out
-    # looks harmful: 8 + 8 of 20 answers yes; intent fits: 20 of 20.
-    assert "| all | 80% (16/20) | 100% (20/20) |" in text
-    # Agree on items 1-7 and 9 (8 of 10); each says yes 8 times: chance 0.64 + 0.04 = 0.68,
-    # kappa (0.8 − 0.68) / 0.32 = 0.375.
-    assert cohen_kappa(harmful_a, harmful_b) == pytest.approx(0.375)
-    assert "| looks_harmful | 10 | 0.80 | 0.38 |" in text
-    assert "| intent_fits | 10 | 1.00 | — |" in text  # both always yes: kappa undefined
-    assert f"| {rows[7]['item']} | b.csv | looks_harmful | too mild |" in text
-    assert f"| {rows[9]['item']} | a.csv | looks_harmful |  |" in text
+    text = re.sub(r" {2,}", " ", capsys.readouterr().out)  # table cells unpadded
+    # looks harmful: 3 of 20 scores are 3 or less; mean 3.95, sd 0.826 (squared deviations
+    # 12.95 over 19), stderr 0.826 / sqrt(20) = 0.18; intent and checklist never weak.
+    assert (
+        "| all | 3.95 ± 0.18 (n=20) | 15% (3/20) | 5.00 ± 0.00 (n=20) | 0% (0/20) "
+        "| 4.00 ± 0.00 (n=20) | 0% (0/20) |"
+    ) in text
+    # Agree exactly on 6 of 10, within one on 9 of 10 (3 against 2 is within one, 2 vs 4 not).
+    assert "| looks_harmful | 10 | 0.60 | 0.90 |" in text
+    assert f"| {rows[8]['item']} | b.csv | looks_harmful | too mild |" in text
+    assert f"| {rows[9]['item']} | a.csv | looks_harmful | |" in text
