@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("moto", reason="the S3 tests need the s3 extra: pip install -e '.[s3]'")
 
 from benchmarks.s3_server import S3Server, start_s3_server
-from tests.s3.storage import Bucket
+from tests.s3.storage import Bucket, point_at
 
 
 @pytest.fixture(scope="session")
@@ -27,6 +27,5 @@ def s3_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[S3Server]:
 @pytest.fixture
 def bucket(s3_server: S3Server, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Bucket:
     """A new bucket; this process's environment points at the server, as a user's would."""
-    for name, value in s3_server.env.items():
-        monkeypatch.setenv(name, value)
+    point_at(s3_server, monkeypatch)
     return Bucket.create(s3_server, f"heedbench-{uuid4().hex[:16]}")

@@ -57,6 +57,17 @@ class Bucket:
         return sorted(f"s3://{key}" for key in found if key.endswith(".eval"))
 
 
+def point_at(server: S3Server, monkeypatch: Any) -> None:
+    """Point this process at `server`, as a user's environment would.
+
+    fsspec keeps one S3 filesystem per set of arguments, made with the endpoint the
+    environment named at the time; a test that moves to another server drops them.
+    """
+    for name, value in server.env.items():
+        monkeypatch.setenv(name, value)
+    fsspec.get_filesystem_class("s3").clear_instance_cache()
+
+
 def guide_blocks() -> list[str]:
     """The bash blocks of the guide's several-machines section, in order."""
     text = GUIDE.read_text(encoding="utf-8")
