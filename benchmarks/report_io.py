@@ -16,6 +16,12 @@ calls returned (`rchar` in /proc/self/io); for S3, the response-body bytes the s
     python -m benchmarks.report_io --label after [--repeats 3]
 
 writes benchmarks/results/report_io_<label>.json and prints a Markdown table.
+
+    python -m benchmarks.report_io --client-sharing --work DIR
+
+reads only the headers and sample summaries of the same 200 logs on S3, with Inspect's public
+async readers, once with one S3 client shared by every read (as the report does) and once
+with each read opening its own: benchmarks/results/report_io_client_sharing.json.
 """
 
 import argparse
@@ -229,6 +235,60 @@ def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
     return results
 
 
+def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
+    """Read every log's header and summaries under `url`, 16 logs at a time; time and count."""
+    import asyncio
+
+    from inspect_ai._util._async import run_coroutine
+    from inspect_ai.log import (
+        list_eval_logs,
+        read_eval_log_async,
+        read_eval_log_sample_summaries_async,
+    )
+
+    from benchmarks.s3_server import server_stats
+
+    names = [info.name for info in list_eval_logs(url)]
+
+    async def read(name: str, limit: asyncio.Semaphore) -> None:
+        async with limit:
+            await read_eval_log_async(name, header_only=True)
+            await read_eval_log_sample_summaries_async(name)
+
+    async def read_all() -> None:
+        limit = asyncio.Semaphore(16)
+        await asyncio.gather(*(read(name, limit) for name in names))
+
+    endpoint = os.environ["AWS_ENDPOINT_URL"]
+    server_stats(endpoint, reset=True)
+    cpu, start = _cpu(), time.perf_counter()
+    # run_coroutine binds one shared filesystem client for the call; asyncio.run does not
+    run_coroutine(read_all()) if shared else asyncio.run(read_all())
+    wall, cpu = time.perf_counter() - start, _cpu() - cpu
+    stats = server_stats(endpoint)
+    return {
+        "shared_client": shared,
+        "logs": len(names),
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "bytes_read": stats["body_bytes"],
+        "requests": stats["requests"],
+    }
+
+
+def client_sharing(work: Path) -> list[dict[str, Any]]:
+    """Header and summary reads over S3 with and without a shared client (logs from `work`)."""
+    from benchmarks.s3_server import start_s3_server
+
+    server = start_s3_server(work / "s3-sharing")
+    try:
+        os.environ.update(server.env)
+        upload(work / "logs", f"s3://{BUCKET}/logs")
+        return [header_and_summary_reads(f"s3://{BUCKET}/logs", shared) for shared in (True, False)]
+    finally:
+        server.stop()
+
+
 def table(results: list[dict[str, Any]]) -> str:
     """The BENCHMARKS.md table, one row per label and storage."""
     lines = [
@@ -255,6 +315,9 @@ def main() -> None:
     parser.add_argument("--label", default="current", help="name of the code measured")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--work", type=Path, help="reuse logs made here by an earlier run")
+    parser.add_argument(
+        "--client-sharing", action="store_true", help="header and summary reads only, on S3"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--warm", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -263,6 +326,15 @@ def main() -> None:
         return
     work = args.work or Path(tempfile.mkdtemp(prefix="report-io-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.client_sharing:
+        if not (work / "logs").exists():
+            synthesize(base_logs(work), work / "logs")
+        rows = client_sharing(work)
+        out = RESULTS / "report_io_client_sharing.json"
+        out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
+        for row in rows:
+            print(json.dumps(row))
+        return
     results = run(args.label, args.repeats, work)
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"report_io_{args.label}.json"

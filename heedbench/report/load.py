@@ -178,18 +178,6 @@ def _listed(paths: Sequence[str]) -> list[LogRead]:
     return [found[location] for location in sorted(found)]
 
 
-def _json(value: Any, default: Any) -> Any:
-    """A JSON column's value (pandas gives JSON text, or NA where absent) as Python data."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return default
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return default
-    return value
-
-
 def _family(task: str, metadata: dict[str, Any]) -> str | None:
     family = metadata.get("family")
     name = task.rsplit("/", maxsplit=1)[-1]
