@@ -19,9 +19,10 @@ writes benchmarks/results/report_io_<label>.json and prints a Markdown table.
 
     python -m benchmarks.report_io --client-sharing --work DIR
 
-reads only the headers and sample summaries of the same 200 logs on S3, with Inspect's public
-async readers, once with one S3 client shared by every read (as the report does) and once
-with each read opening its own: benchmarks/results/report_io_client_sharing.json.
+reads only the headers and sample summaries of the same 200 logs on S3, once as the report
+does (one S3 client shared by every read) and once with Inspect's public async readers
+awaited directly (each read opening its own client):
+benchmarks/results/report_io_client_sharing.json.
 """
 
 import argparse
@@ -110,9 +111,9 @@ def synthesize(bases: list[Path], out: Path, copies: int = COPIES) -> list[Path]
 
 def upload(folder: Path, url: str) -> None:
     """Copy every log in `folder` to the S3 prefix `url` (s3://bucket/prefix)."""
-    import fsspec  # type: ignore[import-untyped]
+    import s3fs  # type: ignore[import-untyped]
 
-    fs = fsspec.filesystem("s3", skip_instance_cache=True)
+    fs = s3fs.S3FileSystem(skip_instance_cache=True)
     bucket = url.removeprefix("s3://").split("/", 1)[0]
     if not fs.exists(bucket):
         fs.mkdir(bucket)
@@ -236,19 +237,20 @@ def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
 
 
 def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
-    """Read every log's header and summaries under `url`, 16 logs at a time; time and count."""
+    """Read every log's header and summaries under `url`; time and count.
+
+    Shared: the report's own reading (`heedbench.report.logfiles.read_logs`, through
+    `inspect_ai.analysis`, one client for all reads). Not shared: Inspect's public async
+    readers awaited directly, 16 logs at a time, each read opening its own client.
+    """
     import asyncio
 
-    from inspect_ai._util._async import run_coroutine
-    from inspect_ai.log import (
-        list_eval_logs,
-        read_eval_log_async,
-        read_eval_log_sample_summaries_async,
-    )
+    from inspect_ai.log import read_eval_log_async, read_eval_log_sample_summaries_async
 
     from benchmarks.s3_server import server_stats
+    from heedbench.report.logfiles import list_logs, read_logs
 
-    names = [info.name for info in list_eval_logs(url)]
+    listed = list_logs(url)
 
     async def read(name: str, limit: asyncio.Semaphore) -> None:
         async with limit:
@@ -257,18 +259,20 @@ def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
 
     async def read_all() -> None:
         limit = asyncio.Semaphore(16)
-        await asyncio.gather(*(read(name, limit) for name in names))
+        await asyncio.gather(*(read(log.location, limit) for log in listed))
 
     endpoint = os.environ["AWS_ENDPOINT_URL"]
     server_stats(endpoint, reset=True)
     cpu, start = _cpu(), time.perf_counter()
-    # run_coroutine binds one shared filesystem client for the call; asyncio.run does not
-    run_coroutine(read_all()) if shared else asyncio.run(read_all())
+    if shared:
+        read_logs(listed)
+    else:
+        asyncio.run(read_all())
     wall, cpu = time.perf_counter() - start, _cpu() - cpu
     stats = server_stats(endpoint)
     return {
         "shared_client": shared,
-        "logs": len(names),
+        "logs": len(listed),
         "wall_s": wall,
         "cpu_s": cpu,
         "bytes_read": stats["body_bytes"],
@@ -343,7 +347,7 @@ def main() -> None:
         json.loads(path.read_text(encoding="utf-8"))
         for path in sorted(RESULTS.glob("report_io_*.json"))
     ]
-    print(table(shown))
+    print(table([result for result in shown if isinstance(result, dict)]))
     print(f"written {out} (logs in {work})")
 
 

@@ -12,7 +12,7 @@ cannot be read (damaged, or half copied) is named and the others are read.
 
 Each log is read once (`heedbench.report.logfiles`): its header and sample summaries when the
 runs are loaded, kept on the `Run`, so identity and every summary-level table need no second
-read; full samples only where a table asks for score metadata, and only the samples it counts.
+read; full samples (without transcripts) only where a table asks for score metadata.
 """
 
 import json
@@ -26,13 +26,7 @@ import pandas as pd
 from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
 from inspect_ai.model import ModelConfig
 
-from heedbench.report.logfiles import (
-    LogRead,
-    list_logs,
-    read_full_samples,
-    read_logs,
-    read_summaries,
-)
+from heedbench.report.logfiles import LogRead, list_logs, read_full_samples, read_logs
 
 FAMILIES = ("choice", "carryon", "prefdisco", "carryon_judge_check", "prefdisco_judge_check")
 
@@ -68,6 +62,8 @@ class Run:
     """Every sample id of the dataset, when the task recorded them (heedbench tasks do)."""
     counts: frozenset[tuple[str, int]] | None = None
     """The (sample id, epoch) pairs this log contributes to its group (None: all of them)."""
+    header: EvalLog | None = field(default=None, repr=False, compare=False)
+    """The log's header as read (None: not kept)."""
     summaries: tuple[EvalSampleSummary, ...] | None = field(default=None, repr=False, compare=False)
     """The log's sample summaries as read with its header (None: not read yet)."""
 
@@ -227,8 +223,15 @@ def _run(read: LogRead, header: EvalLog) -> Run:
         written=read.written,
         dataset_size=samples * (epochs if isinstance(epochs, int) and epochs > 0 else 1),
         dataset_ids=dataset_ids,
-        summaries=tuple(read.summaries),
+        header=header,
+        summaries=None if read.summaries is None else tuple(read.summaries),
     )
+
+
+def _reported(header: EvalLog) -> bool:
+    """Whether a log's samples can count: a successful run of a heedbench task."""
+    task = header.eval.task.split("/", maxsplit=1)[-1]
+    return header.status == "success" and _family(task, header.eval.metadata or {}) is not None
 
 
 def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
@@ -239,7 +242,7 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
     """
     loaded = Loaded()
     groups: dict[tuple[str, str, str], list[Run]] = {}
-    for read in read_logs(_listed(paths)):
+    for read in read_logs(_listed(paths), wants_summaries=_reported):
         if read.header is None:
             loaded.unreadable.append((read.location, read.error or "unreadable"))
             continue
@@ -330,9 +333,18 @@ def _sample_states(run: Run) -> dict[SampleKey, SampleState]:
 
 def _summaries(runs: Sequence[Run]) -> list[tuple[EvalSampleSummary, ...]]:
     """Each run's sample summaries: those read with its header, else read now."""
-    missing = [run.log for run in runs if run.summaries is None]
-    fresh = dict(zip(missing, read_summaries(missing), strict=True))
-    return [run.summaries if run.summaries is not None else tuple(fresh[run.log]) for run in runs]
+    missing = [LogRead(location=run.log) for run in runs if run.summaries is None]
+    fresh = {read.location: read for read in read_logs(missing)}
+    out = []
+    for run in runs:
+        if run.summaries is not None:
+            out.append(run.summaries)
+            continue
+        read = fresh[run.log]
+        if read.summaries is None:
+            raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
+        out.append(tuple(read.summaries))
+    return out
 
 
 def _counted(run: Run, summaries: Sequence[EvalSampleSummary]) -> list[EvalSampleSummary]:
@@ -374,8 +386,8 @@ def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.Dat
     metadata `m_<key>` columns, the first score's metadata the `score_metadata` column.
     Samples that errored are dropped (their run reported them), and so are samples a newer
     log of the same run group holds. The rows come from the sample summaries read with the
-    runs; only when `score_metadata` is needed (summaries trim it) are the counted samples
-    read in full, without their transcripts, one log at a time.
+    runs; only when `score_metadata` is needed (summaries trim it) are the runs' samples read
+    in full, without their transcripts, and the counted ones kept.
     """
     if not runs:
         return pd.DataFrame()
@@ -386,16 +398,22 @@ def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.Dat
     if not score_metadata:
         records = [_record(run, summary) for run, summaries in counted for summary in summaries]
         return pd.DataFrame.from_records(records)
-    by_log = {run.log: run for run in runs}
+    headers = [run.header or _header(run) for run in runs]
+    full = read_full_samples(headers)
     records = []
-    read_full_samples(
-        [
-            (run.log, [(summary.id, summary.epoch) for summary in summaries])
-            for run, summaries in counted
-        ],
-        lambda log, sample: records.append(_record(by_log[log], sample)),
-    )
+    for run, summaries in counted:
+        wanted = {(str(summary.id), summary.epoch) for summary in summaries}
+        samples = full.get(run.log, [])
+        records += [_record(run, s) for s in samples if (str(s.id), s.epoch) in wanted]
     return pd.DataFrame.from_records(records)
+
+
+def _header(run: Run) -> EvalLog:
+    """A run's header, read now (for runs made without one)."""
+    [read] = read_logs([LogRead(location=run.log)], wants_summaries=lambda _: False)
+    if read.header is None:
+        raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
+    return read.header
 
 
 def _number(value: Any) -> float:

@@ -1,48 +1,37 @@
-"""Read eval logs once each, from local folders or object storage, with Inspect's own readers.
+"""Read eval logs once each, from local folders or object storage, with Inspect's public API.
 
-A log is read in at most two parts. First its header and its sample summaries, which hold
+A log is read in at most two passes. First its header and its sample summaries, which hold
 everything run identity needs and most of the numbers (score values, short metadata). Then,
 only for tables that need more than a summary keeps (carryon's per-turn series, the grader
-checks' details), the full samples the log contributes, without messages, events, store or
-attachments: each sample's own zip member is fetched by a range read and parsed as a stream,
-one log at a time, so neither the whole file nor every log's samples are ever held at once.
+checks' details), its full samples without messages, events, store or attachments.
 
-All reads of one call run concurrently (at most `CONCURRENT_LOGS` logs at a time) over one
-shared filesystem client. Inspect's public async readers open a client of their own per call
-unless one is bound; on S3 that costs about 0.2 s of CPU each, minutes for a few hundred logs.
-`run_coroutine` is how Inspect itself (`inspect_ai.analysis`, `read_eval_log`) runs those
-readers from synchronous code with one client bound; it is not exported, hence the private
-import below: if Inspect moves it, importing this module fails at once.
+Every pass goes through `inspect_ai.analysis` (`evals_df`, `samples_df`), for one reason:
+those functions read all their logs concurrently over one shared filesystem client. Inspect's
+public async readers open a client of their own per call when none is bound, and binding one
+is not public; on S3 a client costs about 0.2 s of CPU, minutes over a few hundred logs
+(BENCHMARKS.md). The frames are only the vehicle: each column's path function keeps the
+header or sample object Inspect hands it, so the report works on Inspect's own types. A log
+that cannot be read fails its whole batch, so a failed batch is split in halves until the
+unreadable logs are alone; each is named with its error and the others are read.
 """
 
-from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from functools import partial
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 from urllib.parse import urlparse
 from urllib.request import url2pathname
 
-import anyio
-from inspect_ai._util._async import run_coroutine
-from inspect_ai.log import (
-    EvalLog,
-    EvalSample,
-    EvalSampleSummary,
-    list_eval_logs,
-    read_eval_log_async,
-    read_eval_log_sample_summaries_async,
-    read_eval_log_samples_by_id_async,
-)
+from inspect_ai.analysis import EvalColumn, SampleColumn, evals_df, samples_df
+from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary, list_eval_logs
 
-CONCURRENT_LOGS = 16
-"""Logs read at once (each a few small range reads on S3)."""
-CONCURRENT_SAMPLES = 8
-"""Full samples of one log read at once."""
 SKIPPED_FIELDS = frozenset({"messages", "events", "attachments", "store"})
 """What a full-sample read leaves out: the transcript, which no table uses."""
 
-SampleKey = tuple[str | int, int]
+SampleKey = tuple[str, int]
+"""(sample id as text, epoch)."""
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 @dataclass
@@ -54,7 +43,8 @@ class LogRead:
     written: float = 0.0
     """When the file was last written, in seconds since the epoch (0 if unknown)."""
     header: EvalLog | None = None
-    summaries: list[EvalSampleSummary] = field(default_factory=list)
+    summaries: list[EvalSampleSummary] | None = None
+    """None when not read (the header was unreadable, or `wants_summaries` said no)."""
     error: str | None = None
 
 
@@ -76,84 +66,104 @@ def list_logs(path: str) -> list[LogRead]:
     ]
 
 
-async def _bounded(calls: Sequence[Callable[[], Awaitable[T]]], limit: int) -> list[T]:
-    """Await every call, at most `limit` at a time; results in the order of `calls`."""
-    results: dict[int, T] = {}
-    semaphore = anyio.Semaphore(limit)
-
-    async def one(index: int, call: Callable[[], Awaitable[T]]) -> None:
-        async with semaphore:
-            results[index] = await call()
-
-    async with anyio.create_task_group() as group:
-        for index, call in enumerate(calls):
-            group.start_soon(one, index, call)
-    return [results[index] for index in range(len(calls))]
-
-
-async def _read_one(read: LogRead) -> LogRead:
+def _isolating(
+    items: Sequence[K], read: Callable[[Sequence[K]], dict[str, T]], name: Callable[[K], str]
+) -> tuple[dict[str, T], dict[str, str]]:
+    """`read` over all items at once; a failed batch is halved until the failures are alone."""
     try:
-        read.header = await read_eval_log_async(read.location, header_only=True)
-        read.summaries = await read_eval_log_sample_summaries_async(read.location)
-        read.error = None
-    except Exception as error:  # a damaged or half-copied file: named, the rest go on
-        read.header, read.summaries = None, []
-        read.error = f"{type(error).__name__}: {error}"
-    return read
+        return read(items), {}
+    except Exception as error:
+        if len(items) == 1:
+            return {}, {name(items[0]): f"{type(error).__name__}: {error}"}
+    half = len(items) // 2
+    done, failed = _isolating(items[:half], read, name)
+    more_done, more_failed = _isolating(items[half:], read, name)
+    return {**done, **more_done}, {**failed, **more_failed}
 
 
-def read_logs(reads: Sequence[LogRead]) -> list[LogRead]:
-    """Read the header and sample summaries of every listed log, each once (in place).
+def _quietly(call: Callable[[], T]) -> T:
+    with warnings.catch_warnings():  # inspect_ai's own pandas deprecation, not ours
+        warnings.filterwarnings("ignore", message="The inplace keyword")
+        return call()
 
-    A log that cannot be read keeps `header` None and the cause in `error`.
+
+def _headers(locations: Sequence[str]) -> dict[str, EvalLog]:
+    """Location -> header of every log, read concurrently over one client."""
+    kept: dict[str, EvalLog] = {}
+
+    def keep(log: EvalLog) -> str:
+        kept[native(log.location)] = log
+        return log.location
+
+    _quietly(lambda: evals_df(list(locations), [EvalColumn("kept", path=keep)], quiet=True))
+    return kept
+
+
+def _kept_samples(
+    headers: Sequence[EvalLog], full: bool
+) -> dict[str, list[EvalSample | EvalSampleSummary]]:
+    """Location -> the samples (summaries, or full samples without transcripts) of each log."""
+    kept: list[EvalSample | EvalSampleSummary] = []
+
+    def keep(sample: EvalSample | EvalSampleSummary) -> int:
+        kept.append(sample)
+        return len(kept) - 1
+
+    frame = _quietly(
+        lambda: samples_df(
+            list(headers),
+            [SampleColumn("kept", path=keep, full=full)],
+            full=full,
+            quiet=True,
+            exclude_fields=set(SKIPPED_FIELDS) if full else None,
+        )
+    )
+    found: dict[str, list[EvalSample | EvalSampleSummary]] = {
+        native(header.location): [] for header in headers
+    }
+    if len(frame):
+        for log, index in zip(frame["log"], frame["kept"], strict=True):
+            found[native(str(log))].append(kept[int(index)])
+    return found
+
+
+def read_logs(
+    reads: Sequence[LogRead], wants_summaries: Callable[[EvalLog], bool] = lambda _: True
+) -> list[LogRead]:
+    """Read the header of every listed log and the summaries of those `wants_summaries` picks.
+
+    Each part of each log is read once, in place. A log that cannot be read keeps `header` or
+    `summaries` None and the cause in `error`.
     """
-    if not reads:
-        return []
+    by_location = {read.location: read for read in reads}
+    headers, failed = _isolating(list(by_location), _headers, str)
+    for location, error in failed.items():
+        by_location[location].error = error
+    for location, header in headers.items():
+        by_location[location].header = header
+    wanted = [header for header in headers.values() if wants_summaries(header)]
+    if wanted:
+        summaries, failed = _isolating(
+            wanted, lambda part: _kept_samples(part, full=False), lambda h: native(h.location)
+        )
+        for location, error in failed.items():
+            by_location[location].header = None
+            by_location[location].error = error
+        for location, found in summaries.items():
+            by_location[location].summaries = [s for s in found if isinstance(s, EvalSampleSummary)]
+    return list(reads)
 
-    async def read_all() -> list[LogRead]:
-        calls = [partial(_read_one, read) for read in reads]
-        return await _bounded(calls, CONCURRENT_LOGS)
 
-    return run_coroutine(read_all())
+def read_full_samples(headers: Sequence[EvalLog]) -> dict[str, list[EvalSample]]:
+    """Location -> every sample of each log in full, without its transcript.
 
-
-def read_summaries(locations: Sequence[str]) -> list[list[EvalSampleSummary]]:
-    """The sample summaries of logs whose summaries were not kept from `read_logs`."""
-
-    async def read_all() -> list[list[EvalSampleSummary]]:
-        calls = [partial(read_eval_log_sample_summaries_async, location) for location in locations]
-        return await _bounded(calls, CONCURRENT_LOGS)
-
-    return run_coroutine(read_all()) if locations else []
-
-
-def read_full_samples(
-    wanted: Iterable[tuple[str, Sequence[SampleKey]]],
-    take: Callable[[str, EvalSample], None],
-) -> None:
-    """Hand every wanted sample, read in full (transcript left out), to `take(location, sample)`.
-
-    Logs are read one after the other, each log's samples concurrently; a log's samples are
-    handed over as soon as they are read and then dropped.
+    Local logs are read member by member; Inspect downloads a remote log whole, once, to a
+    temporary file first (one request instead of many small ones).
     """
-    requests = [(location, list(keys)) for location, keys in wanted if keys]
-    if not requests:
-        return
-
-    async def read_all() -> None:
-        for location, keys in requests:
-            if location.endswith(".json"):  # one JSON document: read it whole, once
-                log = await read_eval_log_async(location, exclude_fields=set(SKIPPED_FIELDS))
-                chosen = {(str(i), e) for i, e in keys}
-                samples = [s for s in log.samples or [] if (str(s.id), s.epoch) in chosen]
-            else:
-                samples = await read_eval_log_samples_by_id_async(
-                    location,
-                    keys,
-                    concurrency=CONCURRENT_SAMPLES,
-                    exclude_fields=set(SKIPPED_FIELDS),
-                )
-            for sample in samples:
-                take(location, sample)
-
-    run_coroutine(read_all())
+    if not headers:
+        return {}
+    found = _kept_samples(headers, full=True)
+    return {
+        location: [s for s in samples if isinstance(s, EvalSample)]
+        for location, samples in found.items()
+    }

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import fsspec  # type: ignore[import-untyped]
+import s3fs  # type: ignore[import-untyped]
 
 from benchmarks.s3_server import S3Server
 
@@ -39,8 +39,7 @@ class Bucket:
 
     def fs(self) -> Any:
         """An s3fs client for this server, configured explicitly (not from the environment)."""
-        return fsspec.filesystem(
-            "s3",
+        return s3fs.S3FileSystem(
             skip_instance_cache=True,
             key=self.server.env["AWS_ACCESS_KEY_ID"],
             secret=self.server.env["AWS_SECRET_ACCESS_KEY"],
@@ -60,12 +59,12 @@ class Bucket:
 def point_at(server: S3Server, monkeypatch: Any) -> None:
     """Point this process at `server`, as a user's environment would.
 
-    fsspec keeps one S3 filesystem per set of arguments, made with the endpoint the
+    s3fs keeps one filesystem per set of arguments, made with the endpoint the
     environment named at the time; a test that moves to another server drops them.
     """
     for name, value in server.env.items():
         monkeypatch.setenv(name, value)
-    fsspec.get_filesystem_class("s3").clear_instance_cache()
+    s3fs.S3FileSystem.clear_instance_cache()
 
 
 def guide_blocks() -> list[str]:
