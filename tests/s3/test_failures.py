@@ -1,4 +1,5 @@
-"""Failures on the way to the bucket: a shard killed with its store away, a store outage.
+"""Failures on the way to the bucket: a shard killed with its store away, a store outage,
+an interrupted Flow shard run again.
 
 The evaluated model is a local OpenAI-compatible stub answering `choice` prompts at chance
 (`benchmarks.stub_server`), except that every query of one context is held until the test
@@ -23,6 +24,7 @@ from heedbench.report.load import load_runs
 from tests.s3.storage import (
     DOC_BUCKET,
     DOC_MODEL,
+    ROOT,
     Bucket,
     commands,
     environment,
@@ -35,7 +37,8 @@ from tests.s3.storage import (
 
 pytestmark = pytest.mark.s3
 MODEL = "openai-api/stub/target"
-SHARD = [str(sample.id) for sample in choice_dataset()][:12]  # `--limit 1-12`
+CONTEXTS = [str(sample.id) for sample in choice_dataset()]
+SHARD = CONTEXTS[:12]  # `--limit 1-12`
 HELD = SHARD[-1]
 QUERIES = 40
 """Pointwise queries per context (one per object)."""
@@ -47,9 +50,9 @@ WAIT = 300.0
 class Stub:
     """The stub server, and the gate that holds every query of the held context."""
 
-    def __init__(self) -> None:
+    def __init__(self, held_id: str = HELD) -> None:
         self.gate = threading.Event()
-        held = next(s for s in choice_dataset() if s.id == HELD).metadata
+        held = next(s for s in choice_dataset() if s.id == held_id).metadata
         assert held is not None
         context = str(held["context"])
 
@@ -97,19 +100,19 @@ def wait_for(condition: Callable[[], bool]) -> None:
         time.sleep(0.2)
 
 
-def flushed(bucket: Bucket) -> int:
+def flushed(bucket: Bucket, prefix: str = "choice-2x") -> int:
     """Samples in the shard's log in the bucket (0 before the first flush, or while a flush
     replaces the object between two of the reader's range requests)."""
-    logs = bucket.logs("choice-2x")
+    logs = bucket.logs(prefix)
     try:
         return len(read_eval_log_sample_summaries(logs[0])) if logs else 0
     except Exception:  # the object changed under the reader: look again
         return 0
 
 
-def only_the_held_sample_runs(bucket: Bucket, stub: Stub) -> None:
+def only_the_held_sample_runs(bucket: Bucket, stub: Stub, prefix: str = "choice-2x") -> None:
     """Wait until every other context is answered and some samples are in the bucket."""
-    wait_for(lambda: stub.requests >= OTHERS and flushed(bucket) > 0)
+    wait_for(lambda: stub.requests >= OTHERS and flushed(bucket, prefix) > 0)
     time.sleep(1.0)  # a flush under way lands
 
 
@@ -203,3 +206,33 @@ def test_a_bucket_without_logs_is_one_readable_line(
     error = capsys.readouterr().err.strip()
     assert error.startswith("heedbench report: no Inspect eval logs")
     assert bucket.url("nothing-here") in error and "\n" not in error
+
+
+def test_an_interrupted_flow_shard_resumes_from_the_bucket(bucket: Bucket, tmp_path: Path) -> None:
+    shard_ids = [str(sample.id) for sample in choice_dataset()][0::2]  # shard 0 of 2
+    stub = Stub(held_id=shard_ids[-1])
+    try:
+        _, second = guide_blocks()
+        shard_0, _, _ = commands(second, {DOC_MODEL: MODEL, DOC_BUCKET: bucket.name})
+        env = environment(bucket.server, stub.env())
+        prefix = "choice-flow/shard-0-of-2"
+        flow = start(shard_0, env, ROOT)
+        only_the_held_sample_runs(bucket, stub, prefix)
+        flow.kill()
+        flow.wait()
+        [stopped] = bucket.logs(prefix)
+        kept = len(read_eval_log_sample_summaries(stopped))
+        assert 0 < kept < len(shard_ids)
+
+        stub.gate.set()
+        wait_for(lambda: stub.requests >= OTHERS + QUERIES)
+        asked = stub.requests
+        run(shard_0, env, ROOT)  # the same command again: the eval set resumes
+        assert stub.requests - asked == (len(shard_ids) - kept) * QUERIES
+    finally:
+        stub.gate.set()
+        stub.server.stop()
+    loaded = load_runs([bucket.url("choice-flow")])
+    [coverage] = loaded.coverage.values()
+    assert coverage.count("scored") == len(shard_ids) and coverage.duplicates == {}
+    assert sorted(coverage.missing_ids) == sorted(set(CONTEXTS) - set(shard_ids))
