@@ -19,8 +19,8 @@ FIRST_PARTY = {"heedbench", "benchmarks", "tools", "tests", "flows"}
 SCOPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "package": (PACKAGE, ()),
     "flows": (("flows",), ("flow",)),
-    "benchmarks and tools": (("benchmarks", "tools"), ("test", "lint")),
-    "tests": (("tests",), ("test", "flow")),
+    "benchmarks and tools": (("benchmarks", "tools"), ("test", "lint", "s3")),
+    "tests": (("tests",), ("test", "flow", "s3")),
 }
 """Where code lives -> (its folders, the extras it may use besides the main dependencies)."""
 

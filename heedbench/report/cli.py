@@ -49,7 +49,8 @@ def build_sections(options: Options) -> tuple[Loaded, list[Section]]:
     Raises:
         ReportError: no logs, no usable heedbench run, or an unreadable price file.
     """
-    missing = [path for path in options.logs if not Path(path).exists()]
+    local = [path for path in options.logs if "://" not in path]  # s3://... is listed below
+    missing = [path for path in local if not Path(path).exists()]
     if missing:
         raise ReportError(f"no such file or folder: {', '.join(missing)}")
     try:
@@ -81,7 +82,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Read heedbench eval logs (any mix of tasks, models and runs) and write "
         "report.md, report.html and PNG figures to OUT_DIR; print a summary.",
     )
-    report.add_argument("logs", nargs="+", metavar="LOG_DIR", help="log folders or files")
+    report.add_argument(
+        "logs",
+        nargs="+",
+        metavar="LOG_DIR",
+        help="log folders or files, local or in object storage (s3://bucket/prefix)",
+    )
     report.add_argument(
         "-o",
         "--output",

@@ -1,4 +1,4 @@
-"""Find heedbench runs in log folders and read their samples with `inspect_ai.analysis`.
+"""Find heedbench runs in log folders (local or object storage) and read their samples.
 
 A *run group* is one family × evaluated model × task parameters. Identity works per sample:
 within a group, each sample (id × epoch) counts once, from the newest successful log that
@@ -7,43 +7,28 @@ lists, `--limit` ranges, several machines writing to one log folder) combine int
 re-run replaces what it re-ran, a sample held by two logs is counted once and flagged, and
 samples of the dataset that no log holds are listed as missing. With `all_runs` every
 successful log's samples are pooled instead. Logs of other suites are skipped and listed;
-failed, cancelled or unfinished logs are listed and kept out of every number.
+failed, cancelled or unfinished logs are listed and kept out of every number; a file that
+cannot be read (damaged, or half copied) is named and the others are read.
+
+Each log is read once (`heedbench.report.logfiles`): its header and sample summaries when the
+runs are loaded, kept on the `Run`, so identity and every summary-level table need no second
+read; full samples (without transcripts) only where a table asks for score metadata.
 """
 
 import json
 import math
-import os
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
 import pandas as pd
-from inspect_ai.analysis import (
-    EvalColumn,
-    EvalInfo,
-    EvalModel,
-    EvalResults,
-    EvalTask,
-    SampleColumn,
-    evals_df,
-    samples_df,
-)
-from inspect_ai.log import EvalSample, EvalSampleSummary, list_eval_logs
+from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
+from inspect_ai.model import ModelConfig
+
+from heedbench.report.logfiles import LogRead, list_logs, read_full_samples, read_logs
 
 FAMILIES = ("choice", "carryon", "prefdisco", "carryon_judge_check", "prefdisco_judge_check")
-
-_EXTRA_EVAL_COLUMNS = [
-    EvalColumn("task_metadata", path="eval.metadata"),
-    EvalColumn("task_args_json", path="eval.task_args"),
-    EvalColumn("task_args_passed_json", path="eval.task_args_passed"),
-    EvalColumn("stats_model_usage", path="stats.model_usage"),
-    EvalColumn("stats_role_usage", path="stats.role_usage"),
-    EvalColumn("dataset_samples", path="eval.dataset.samples"),
-    EvalColumn("epochs", path="eval.config.epochs"),
-]
-_EVAL_COLUMNS = EvalInfo + EvalTask + EvalModel + EvalResults + _EXTRA_EVAL_COLUMNS
 
 
 class NoLogsError(Exception):
@@ -77,6 +62,10 @@ class Run:
     """Every sample id of the dataset, when the task recorded them (heedbench tasks do)."""
     counts: frozenset[tuple[str, int]] | None = None
     """The (sample id, epoch) pairs this log contributes to its group (None: all of them)."""
+    header: EvalLog | None = field(default=None, repr=False, compare=False)
+    """The log's header as read (None: not kept)."""
+    summaries: tuple[EvalSampleSummary, ...] | None = field(default=None, repr=False, compare=False)
+    """The log's sample summaries as read with its header (None: not read yet)."""
 
     @property
     def order(self) -> tuple[datetime, float]:
@@ -160,36 +149,29 @@ class Loaded:
 
 def find_logs(paths: Sequence[str]) -> list[str]:
     """Every eval log file under the given folders (or the files themselves)."""
-    found: list[str] = []
+    return sorted(read.location for read in _listed(paths))
+
+
+def _listed(paths: Sequence[str]) -> list[LogRead]:
+    """The logs under `paths`, each once, with when each was written (nothing read yet).
+
+    Raises:
+        NoLogsError: a folder cannot be listed (storage unreachable, no access), or there is
+            no log at all.
+    """
+    found: dict[str, LogRead] = {}
     for path in paths:
-        infos = list_eval_logs(path, recursive=True)
-        found.extend(info.name for info in infos)
+        try:
+            listed = list_logs(path)
+        except Exception as error:
+            raise NoLogsError(f"cannot list {path}: {type(error).__name__}: {error}") from error
+        found.update((read.location, read) for read in listed)
     if not found:
         raise NoLogsError(
             f"no Inspect eval logs (.eval or .json) found in {', '.join(paths)}; "
             "run e.g. `inspect eval heedbench/choice --model heedbench/random` first"
         )
-    return sorted(set(found))
-
-
-def _json(value: Any, default: Any) -> Any:
-    """A JSON column's value (pandas gives JSON text, or NA where absent) as Python data."""
-    if value is None or value is pd.NA or (isinstance(value, float) and math.isnan(value)):
-        return default
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return default
-    return value
-
-
-def _roles(value: Any) -> dict[str, str]:
-    roles = _json(value, {}) or {}
-    out: dict[str, str] = {}
-    for role, spec in roles.items():
-        out[role] = spec.get("model", str(spec)) if isinstance(spec, dict) else str(spec)
-    return out
+    return [found[location] for location in sorted(found)]
 
 
 def _family(task: str, metadata: dict[str, Any]) -> str | None:
@@ -198,78 +180,80 @@ def _family(task: str, metadata: dict[str, Any]) -> str | None:
     return family if family in FAMILIES and name == family else None
 
 
-def _read_evals(logs: list[str]) -> tuple[pd.DataFrame, list[tuple[str, str]]]:
-    """Eval-level rows for every readable log; unreadable files with their error."""
-    try:
-        frame = evals_df(logs, columns=_EVAL_COLUMNS, quiet=True)
-        return frame, []
-    except Exception:  # one bad file spoils the batch: fall back to reading one by one
-        pass
-    frames, bad = [], []
-    for log in logs:
-        try:
-            frames.append(evals_df([log], columns=_EVAL_COLUMNS, quiet=True))
-        except Exception as error:
-            bad.append((log, f"{type(error).__name__}: {error}"))
-    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
-    return frame, bad
+def _role_model(config: ModelConfig | list[ModelConfig]) -> str:
+    """The model bound to a role (a role given fallbacks: all of them, in order)."""
+    if isinstance(config, list):
+        return ", ".join(item.model for item in config)
+    return config.model
 
 
-def _run(row: pd.Series) -> Run:
-    metadata = _json(row.get("task_metadata"), {}) or {}
-    epochs = _json(row.get("epochs"), 1)
-    task = str(row["task_name"])
-    error = row.get("error_message")
+def _run(read: LogRead, header: EvalLog) -> Run:
+    """The report's view of one log, from its header (and the summaries read with it)."""
+    spec = header.eval
+    metadata = spec.metadata or {}
+    epochs = spec.config.epochs
+    task = spec.task.split("/", maxsplit=1)[-1]
     dataset_ids = tuple(str(i) for i in metadata.get("dataset_ids") or ())
     # a log's dataset is what the task built, unless a runner cut it down first (Inspect Flow
     # slices a shard's dataset to its sample ids): the ids the task recorded say the whole
-    samples = max(int(_number(row.get("dataset_samples")) or 0), len(dataset_ids))
+    samples = max(spec.dataset.samples or 0, len(dataset_ids))
     return Run(
-        eval_id=str(row["eval_id"]),
-        log=str(row["log"]),
+        eval_id=spec.eval_id,
+        log=read.location,
         task=task,
         family=_family(task, metadata),
-        model=str(row["model"]),
-        status=str(row["status"]),
-        created=pd.Timestamp(row["created"]).to_pydatetime(),
-        args=_json(row.get("task_args_json"), {}) or {},
-        passed_args=_json(row.get("task_args_passed_json"), {}) or {},
-        metadata=metadata,
-        model_roles=_roles(row.get("model_roles")),
-        model_usage=_json(row.get("stats_model_usage"), {}) or {},
-        role_usage=_json(row.get("stats_role_usage"), {}) or {},
-        error=None if error is None or pd.isna(error) else str(error),
-        written=_written(str(row["log"])),
-        dataset_size=samples * int(epochs if isinstance(epochs, int) and epochs > 0 else 1),
+        model=spec.model,
+        status=header.status,
+        created=pd.Timestamp(spec.created).to_pydatetime(),
+        args=dict(spec.task_args or {}),
+        passed_args=dict(spec.task_args_passed or {}),
+        metadata=dict(metadata),
+        model_roles={
+            role: _role_model(config) for role, config in (spec.model_roles or {}).items()
+        },
+        model_usage={
+            model: usage.model_dump(exclude_none=True)
+            for model, usage in header.stats.model_usage.items()
+        },
+        role_usage={
+            role: usage.model_dump(exclude_none=True)
+            for role, usage in header.stats.role_usage.items()
+        },
+        error=header.error.message if header.error is not None else None,
+        written=read.written,
+        dataset_size=samples * (epochs if isinstance(epochs, int) and epochs > 0 else 1),
         dataset_ids=dataset_ids,
+        header=header,
+        summaries=None if read.summaries is None else tuple(read.summaries),
     )
 
 
-def _written(log: str) -> float:
-    """The log file's modification time, for local logs (0 for remote ones)."""
-    path = log.removeprefix("file://")
-    return os.path.getmtime(path) if os.path.exists(path) else 0.0
+def _reported(header: EvalLog) -> bool:
+    """Whether a log's samples can count: a successful run of a heedbench task."""
+    task = header.eval.task.split("/", maxsplit=1)[-1]
+    return header.status == "success" and _family(task, header.eval.metadata or {}) is not None
 
 
 def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
     """Sort the logs under `paths` into runs to use, and the rest with the reason.
 
     Raises:
-        NoLogsError: there is no eval log at all.
+        NoLogsError: there is no eval log at all, or a folder cannot be listed.
     """
-    logs = find_logs(paths)
-    frame, unreadable = _read_evals(logs)
-    loaded = Loaded(unreadable=unreadable)
+    loaded = Loaded()
     groups: dict[tuple[str, str, str], list[Run]] = {}
-    for _, row in frame.iterrows():
-        run = _run(row)
+    for read in read_logs(_listed(paths), wants_summaries=_reported):
+        if read.header is None:
+            loaded.unreadable.append((read.location, read.error or "unreadable"))
+            continue
+        run = _run(read, read.header)
         if run.family is None:
             loaded.foreign.append(run)
         elif run.status != "success":
             loaded.failed.append(run)
         else:
             groups.setdefault(run.key, []).append(run)
-    states = _sample_states([run for group in groups.values() for run in group])
+    states = {run.eval_id: _sample_states(run) for group in groups.values() for run in group}
     for key, group in groups.items():
         group.sort(key=lambda run: run.order, reverse=True)
         used, superseded, coverage = _count_once(group, states, all_runs)
@@ -315,59 +299,84 @@ def _count_once(
     return used, superseded, coverage
 
 
-def _state(error: Any, score: Any) -> SampleState:
+def _first_value(sample: EvalSample | EvalSampleSummary) -> Any:
+    """The value of a sample's first score (None when it has none)."""
+    first = next(iter((sample.scores or {}).values()), None)
+    return None if first is None else first.value
+
+
+def _error(sample: EvalSample | EvalSampleSummary) -> str:
+    """The sample's error message ('' when it ran to the end)."""
+    error = sample.error
+    if error is None:
+        return ""
+    return error if isinstance(error, str) else error.message
+
+
+def _state(error: str, value: Any) -> SampleState:
     """Errored, unscored (no score, or `Score.unscored`'s NaN) or scored (even partly)."""
-    if isinstance(error, str) and error:
+    if error:
         return "errored"
-    value = (_json(score, {}) or {}).get("value")
     numbers = list(value.values()) if isinstance(value, dict) else [value]
     if all(_number(number) != _number(number) for number in numbers):  # all NaN / missing
         return "unscored"
     return "scored"
 
 
-def _sample_states(runs: Sequence[Run]) -> dict[str, dict[SampleKey, SampleState]]:
-    """Eval id → (sample id, epoch) → scored / unscored / errored, from the sample summaries."""
-    if not runs:
-        return {}
-    columns = [
-        SampleColumn("id", path="id", required=True, type=str),
-        SampleColumn("epoch", path="epoch", required=True),
-        SampleColumn("sample_error", path="error", default=""),
-        SampleColumn("first_score", path=_first_score),
-    ]
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="The inplace keyword")
-        frame = samples_df([run.log for run in runs], columns=columns, quiet=True)
-    states: dict[str, dict[SampleKey, SampleState]] = {}
-    for _, row in frame.iterrows():
-        key = (str(row["id"]), int(row["epoch"]))
-        states.setdefault(str(row["eval_id"]), {})[key] = _state(
-            row.get("sample_error"), row.get("first_score")
-        )
-    return states
-
-
-def _first_score(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
-    first = next(iter((sample.scores or {}).values()), None)
-    return {"value": None if first is None else first.value}
-
-
-def _scores(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
+def _sample_states(run: Run) -> dict[SampleKey, SampleState]:
+    """(sample id, epoch) → scored / unscored / errored, from the log's sample summaries."""
     return {
-        name: {"value": score.value, "metadata": score.metadata}
-        for name, score in (sample.scores or {}).items()
+        (str(summary.id), summary.epoch): _state(_error(summary), _first_value(summary))
+        for summary in _summaries([run])[0]
     }
 
 
-def _sample_columns(full: bool) -> list[SampleColumn]:
+def _summaries(runs: Sequence[Run]) -> list[tuple[EvalSampleSummary, ...]]:
+    """Each run's sample summaries: those read with its header, else read now."""
+    missing = [LogRead(location=run.log) for run in runs if run.summaries is None]
+    fresh = {read.location: read for read in read_logs(missing)}
+    out = []
+    for run in runs:
+        if run.summaries is not None:
+            out.append(run.summaries)
+            continue
+        read = fresh[run.log]
+        if read.summaries is None:
+            raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
+        out.append(tuple(read.summaries))
+    return out
+
+
+def _counted(run: Run, summaries: Sequence[EvalSampleSummary]) -> list[EvalSampleSummary]:
+    """The summaries of the samples this run contributes and that ran to the end."""
     return [
-        SampleColumn("id", path="id", required=True, type=str),
-        SampleColumn("epoch", path="epoch", required=True),
-        SampleColumn("metadata", path=lambda s: s.metadata, full=full),
-        SampleColumn("scores", path=_scores, full=full),
-        SampleColumn("sample_error", path="error", default=""),
+        summary
+        for summary in summaries
+        if not _error(summary)
+        and (run.counts is None or (str(summary.id), summary.epoch) in run.counts)
     ]
+
+
+def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
+    """One row of `read_samples`: ids, `m_` metadata, `v_` score values, score metadata."""
+    record: dict[str, Any] = {
+        "eval_id": run.eval_id,
+        "model": run.model,
+        "run_args": run.key[2],
+        "id": str(sample.id),
+        "epoch": int(sample.epoch),
+    }
+    for key, value in (sample.metadata or {}).items():
+        record[f"m_{key}"] = value
+    first = next(iter((sample.scores or {}).values()), None)
+    if first is not None:
+        if isinstance(first.value, dict):
+            for key, number in first.value.items():
+                record[f"v_{key}"] = _number(number)
+        else:
+            record["v_value"] = _number(first.value)
+        record["score_metadata"] = first.metadata or {}
+    return record
 
 
 def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.DataFrame:
@@ -375,51 +384,36 @@ def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.Dat
 
     Score values of dict scores become `v_<key>` columns (NaN where unscored), sample
     metadata `m_<key>` columns, the first score's metadata the `score_metadata` column.
-    Samples that errored are dropped (their run reported them). Full samples are read (without
-    messages and events) only when `score_metadata` is needed, since summaries trim it.
+    Samples that errored are dropped (their run reported them), and so are samples a newer
+    log of the same run group holds. The rows come from the sample summaries read with the
+    runs; only when `score_metadata` is needed (summaries trim it) are the runs' samples read
+    in full, without their transcripts, and the counted ones kept.
     """
     if not runs:
         return pd.DataFrame()
-    by_id = {run.eval_id: run for run in runs}
-    with warnings.catch_warnings():  # inspect_ai's own pandas deprecation, not ours
-        warnings.filterwarnings("ignore", message="The inplace keyword")
-        frame = samples_df(
-            [run.log for run in runs],
-            columns=_sample_columns(score_metadata),
-            full=score_metadata,
-            quiet=True,
-            exclude_fields=(
-                {"messages", "events", "attachments", "store"} if score_metadata else None
-            ),
-        )
+    counted = [
+        (run, _counted(run, summaries))
+        for run, summaries in zip(runs, _summaries(runs), strict=True)
+    ]
+    if not score_metadata:
+        records = [_record(run, summary) for run, summaries in counted for summary in summaries]
+        return pd.DataFrame.from_records(records)
+    headers = [run.header or _header(run) for run in runs]
+    full = read_full_samples(headers)
     records = []
-    for _, row in frame.iterrows():
-        if row.get("sample_error"):
-            continue
-        run = by_id[str(row["eval_id"])]
-        if run.counts is not None and (str(row["id"]), int(row["epoch"])) not in run.counts:
-            continue  # a newer log of the same run group holds this sample
-        record: dict[str, Any] = {
-            "eval_id": run.eval_id,
-            "model": run.model,
-            "run_args": run.key[2],
-            "id": str(row["id"]),
-            "epoch": int(row["epoch"]),
-        }
-        for key, value in (_json(row["metadata"], {}) or {}).items():
-            record[f"m_{key}"] = value
-        scores = _json(row["scores"], {}) or {}
-        first = next(iter(scores.values()), None)
-        if first is not None:
-            value = first.get("value")
-            if isinstance(value, dict):
-                for key, number in value.items():
-                    record[f"v_{key}"] = _number(number)
-            else:
-                record["v_value"] = _number(value)
-            record["score_metadata"] = first.get("metadata") or {}
-        records.append(record)
+    for run, summaries in counted:
+        wanted = {(str(summary.id), summary.epoch) for summary in summaries}
+        samples = full.get(run.log, [])
+        records += [_record(run, s) for s in samples if (str(s.id), s.epoch) in wanted]
     return pd.DataFrame.from_records(records)
+
+
+def _header(run: Run) -> EvalLog:
+    """A run's header, read now (for runs made without one)."""
+    [read] = read_logs([LogRead(location=run.log)], wants_summaries=lambda _: False)
+    if read.header is None:
+        raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
+    return read.header
 
 
 def _number(value: Any) -> float:
