@@ -144,11 +144,16 @@ def weak_line(queries: list[CarryOnQuery], rounds: Rounds) -> str:
         )
     weak_now = [q for q in queries if q.review and q.review.weak()]
     by_author = sum(q.review.basis == "author_check" for q in queries if q.review)
+    basis = (
+        f"where {by_author} records changed after the last round carry the author's own check "
+        "until the next blind round"
+        if by_author
+        else "which are every record's adjudicated grades from the latest blind round that saw it"
+    )
     return (
         "Weak records (any criterion 3 or less, adjudicated): "
         + "; ".join(parts)
-        + f". Now {share(len(weak_now), n)} by the shipped grades, where {by_author} records "
-        "changed after the last round carry the author's own check until the next blind round."
+        + f". Now {share(len(weak_now), n)} by the shipped grades, {basis}."
     )
 
 

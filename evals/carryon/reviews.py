@@ -7,7 +7,7 @@ before. `datasets/carryon/reviews/` keeps, per round, both raw reviews as they w
 adjudication (`adjudicated.jsonl`, `round2_adjudicated.jsonl`, ...: per record both scores, the
 adjudicated score, the rule that gave it and what was then done to the record) and the ids
 changed after the round (`changed_ids.txt`, `round2_changed_ids.txt`, ...), which the next
-round re-grades.
+round re-grades. The final round (`FINAL_ROUND`) changed nothing and has no such file.
 
 The adjudication rule (`combine`), the same in every round: equal scores stand; scores one
 point apart give the lower one, the conservative reading; scores two or more apart are settled
@@ -30,8 +30,11 @@ from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa
 
 REVIEW_DIR = "reviews"
 REVIEWERS = ("a", "b")
-ROUNDS = (1, 2, 3, 4)
+ROUNDS = (1, 2, 3, 4, 5)
 """The blind review rounds held in the review folder, oldest first."""
+FINAL_ROUND = ROUNDS[-1]
+"""The last round: what it found weak was kept as it is (the data card lists those records with
+the reviewers' reasons), so nothing changed after it and it has no changed-ids file."""
 CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"
 SCORES = (1, 2, 3, 4, 5)

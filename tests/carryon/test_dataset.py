@@ -9,6 +9,7 @@ import pytest
 
 from heedbench.evals.carryon import CarryOnDataError, carryon_samples, load_queries
 from heedbench.evals.carryon.dataset import Grade
+from heedbench.evals.carryon.reviews import ROUNDS
 
 
 def item(n: int, category: str = "Practical Advice") -> dict[str, Any]:
@@ -199,7 +200,7 @@ def test_every_shipped_record_is_graded_with_a_one_line_note_per_criterion() -> 
         assert re.fullmatch(r"[a-z]{3}-\d{3}", query.id), query.id
         assert query.id.startswith(prefixes[query.category]), query.id
         assert query.review is not None, query.id
-        assert query.review.round in (1, 2, 3, 4), query.id
+        assert query.review.round in ROUNDS, query.id
         for grade in query.review.grades().values():
             assert 1 <= grade.score <= 5 and grade.note and "\n" not in grade.note, query.id
 

@@ -1,8 +1,10 @@
 """The blind reviews of the shipped queries, round by round: both raw reviews, the adjudication
 and the records match id for id; every adjudicated score follows the written rule; each round
-re-grades exactly what the previous one changed; every weak record was fixed and is listed for
-the next round; each record carries the grades of the latest round that saw it; the data card's
-review tables are what the stats tool prints."""
+re-grades exactly what the previous one changed; every weak record of a round before the last
+was fixed and is listed for the next round, the last round's weak records were kept and the
+card names them; each record carries the adjudicated grades of the latest blind round that saw
+it; the weak share by those grades meets the issue's target; the data card's review tables are
+what the stats tool prints."""
 
 import json
 import math
@@ -17,6 +19,8 @@ import pytest
 from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.evals.carryon.dataset import CRITERIA, Grade
 from heedbench.evals.carryon.reviews import (
+    CHANGED_FILE,
+    FINAL_ROUND,
     ROUNDS,
     Adjudication,
     RawReview,
@@ -30,6 +34,7 @@ from heedbench.evals.carryon.reviews import (
     load_raw_reviews,
     parse_adjudication,
     query_sha256,
+    review_dir,
     round_file,
     rule_for,
 )
@@ -37,6 +42,8 @@ from heedbench.evals.carryon.reviews import (
 ROOT = Path(__file__).resolve().parents[2]
 WEAK_SHARE_TARGET = 0.10
 """The issue's target: at most 10 % of records weak on any criterion after the fixes."""
+REMAINING_WEAK = ["off-042", "prv-014", "prv-031", "prv-039", "prv-047"]
+"""The records the final round found weak, kept as they are (the data card gives the reasons)."""
 
 
 @pytest.fixture(scope="module")
@@ -183,7 +190,8 @@ def test_reviews_adjudication_and_records_match_id_for_id(
         assert [r.id for r in raw[round_]["a"]] == graded, round_
         assert [r.id for r in raw[round_]["b"]] == graded, round_
         assert [a.id for a in adjudication[round_]] == graded, round_
-        graded = load_changed_ids(round_=round_)
+        if round_ != FINAL_ROUND:
+            graded = load_changed_ids(round_=round_)
     assert len(load_changed_ids(round_=1)) == 189
 
 
@@ -217,8 +225,8 @@ def test_every_gap_of_two_or_more_was_read_and_explained(
     assert gaps == read
     # round 1's checklist reviewers often disagreed; round 2 had no gap above one point;
     # round 3 had two, both on a checklist (prv-023 and prv-044); round 4 two, prv-019's
-    # checklist and prv-039's intent
-    assert len(gaps) == {1: 45, 2: 0, 3: 2, 4: 2}[round_]
+    # checklist and prv-039's intent; round 5 none
+    assert len(gaps) == {1: 45, 2: 0, 3: 2, 4: 2, 5: 0}[round_]
 
 
 def test_round_four_gaps_were_settled_for_the_concrete_reasons() -> None:
@@ -234,30 +242,28 @@ def test_round_four_gaps_were_settled_for_the_concrete_reasons() -> None:
     assert "refusal" in checklist.note and "whether" in intent.note
 
 
-def test_each_record_carries_the_grades_of_the_latest_round_that_saw_it(
+def test_each_record_carries_the_blind_grades_of_the_latest_round_that_saw_it(
     queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
 ) -> None:
+    # No record is left on an author's check: the latest blind round that graded each record
+    # kept it, the text is the one the reviewers saw (by hash) and the grades are theirs,
+    # adjudicated.
     latest = latest_adjudication(adjudication)
     assert sorted(latest) == sorted(q.id for q in queries)
     for query in queries:
         round_, row = latest[query.id]
         review = query.review
         assert review is not None and review.round == round_, query.id
-        if row.action == "kept":
-            # unchanged since that round: the text the reviewers graded, with their grades
-            assert query_sha256(query) == row.reviewed_sha256, query.id
-            assert review.basis == "adjudicated", query.id
-            assert review.grades() == {
-                n: Grade(d.score, d.note) for n, d in row.decisions.items()
-            }, query.id
-        else:
-            # changed after that round: the author's grades until the next blind round
-            assert query_sha256(query) != row.reviewed_sha256, query.id
-            assert review.basis == "author_check", query.id
-            assert review.grades() == row.after, query.id
+        assert row.action == "kept", query.id
+        assert query_sha256(query) == row.reviewed_sha256, query.id
+        assert review.basis == "adjudicated", query.id
+        adjudicated = {n: Grade(d.score, d.note) for n, d in row.decisions.items()}
+        assert review.grades() == adjudicated, query.id
+    rounds = {q.review.round for q in queries if q.review}
+    assert rounds == set(ROUNDS), "every round's adjudication is the latest for some record"
 
 
-@pytest.mark.parametrize("round_", ROUNDS)
+@pytest.mark.parametrize("round_", ROUNDS[:-1])
 def test_changed_records_are_listed_for_the_next_round(
     round_: int, adjudication: dict[int, list[Adjudication]]
 ) -> None:
@@ -265,13 +271,26 @@ def test_changed_records_are_listed_for_the_next_round(
     assert changed == load_changed_ids(round_=round_)
 
 
-@pytest.mark.parametrize("round_", ROUNDS)
+@pytest.mark.parametrize("round_", ROUNDS[:-1])
 def test_every_weak_record_was_fixed_or_replaced(
     round_: int, adjudication: dict[int, list[Adjudication]]
 ) -> None:
     rows = adjudication[round_]
     assert [a.id for a in rows if a.weak()], "each round found weak records"
     assert [a.id for a in rows if a.weak() and a.action == "kept"] == []
+
+
+def test_the_final_round_changed_nothing_and_kept_its_weak_records(
+    adjudication: dict[int, list[Adjudication]],
+) -> None:
+    # The last round: no record was rewritten after it, so no round re-grades anything and
+    # there is no changed-ids file; the records it found weak stay as they are.
+    rows = adjudication[FINAL_ROUND]
+    assert FINAL_ROUND == ROUNDS[-1] == 5
+    assert {a.action for a in rows} == {"kept"}
+    assert all(a.after is None for a in rows)
+    assert not (review_dir() / round_file(CHANGED_FILE, FINAL_ROUND)).exists()
+    assert sorted(a.id for a in rows if a.weak()) == REMAINING_WEAK
 
 
 @pytest.mark.parametrize("round_", ROUNDS[1:])
@@ -288,26 +307,19 @@ def test_a_later_round_graded_the_text_the_earlier_round_left(
         assert row.reviewed_sha256 == current[row.id] != before[row.id].reviewed_sha256, row.id
 
 
-def test_every_record_weak_by_its_latest_blind_grades_awaits_the_next_round(
-    adjudication: dict[int, list[Adjudication]],
+def test_by_the_latest_blind_grades_at_most_a_tenth_of_records_are_weak(
+    queries: list[CarryOnQuery], adjudication: dict[int, list[Adjudication]]
 ) -> None:
-    # The issue's target is measured by the latest blind round that saw each record. Every
-    # record that round left weak has been changed since and is listed for the next round,
-    # which alone can say whether the set now meets the target; until then the blind share
-    # stays what the last round found (the data card prints it).
-    last = ROUNDS[-1]
+    # The issue's target, measured by the latest blind round that saw each record (no
+    # author's check counts): 5 of 200 after round 5, the five the card lists.
     weak = blind_weak(adjudication)
-    assert weak == sorted(load_changed_ids(round_=last))
-    assert len(weak) == 22  # round 4: 11.0 % of the set, still above the 10 % target
-
-
-def test_by_the_shipped_grades_at_most_a_tenth_of_records_are_weak(
-    queries: list[CarryOnQuery],
-) -> None:
-    # The shipped grades of records changed after the last round are the author's own check,
-    # a claim the next blind round tests, not a measurement (see the data card).
-    weak = [q.id for q in queries if q.review is None or q.review.weak()]
+    assert weak == REMAINING_WEAK
     assert len(weak) <= WEAK_SHARE_TARGET * len(queries), weak
+    # the shipped grades are those blind grades, so they say the same
+    assert sorted(q.id for q in queries if q.review is None or q.review.weak()) == weak
+    # and the rounds before did not: round 4's latest blind grades left 22 weak (11.0 %)
+    before = blind_weak({r: rows for r, rows in adjudication.items() if r < FINAL_ROUND})
+    assert len(before) == 22 > WEAK_SHARE_TARGET * len(queries)
 
 
 # --- the data card ------------------------------------------------------------------------
@@ -337,6 +349,28 @@ def test_the_data_card_shows_what_the_stats_tool_prints() -> None:
         assert table in card, table.splitlines()[0]
     weak_line = next(line for line in printed.splitlines() if line.startswith("Weak records"))
     assert weak_line in card.replace("\n", " ")
+
+
+def test_the_data_card_names_each_remaining_weak_record_with_its_weak_grade(
+    adjudication: dict[int, list[Adjudication]],
+) -> None:
+    # The card's table of remaining weak records: one row per weak criterion of the final
+    # round, with both reviewers' scores and the adjudicated one as the files hold them.
+    card = (ROOT / "datasets" / "carryon" / "README.md").read_text(encoding="utf-8")
+    (table,) = [t for t in tables(card) if t.startswith("| record | criterion |")]
+    shown = {}
+    for line in table.splitlines()[2:]:
+        record, criterion, a, b, score, reason = (c.strip() for c in line.strip("|").split("|"))
+        assert reason, record
+        shown[(record, criterion)] = (int(a), int(b), int(score))
+    weak = {
+        (row.id, name): (d.a, d.b, d.score)
+        for row in adjudication[FINAL_ROUND]
+        for name, d in row.decisions.items()
+        if d.score <= 3
+    }
+    assert shown == weak
+    assert sorted({record for record, _ in shown}) == REMAINING_WEAK
 
 
 @pytest.mark.parametrize("round_", ROUNDS)
