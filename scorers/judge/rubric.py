@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from inspect_ai.model import GenerateConfig, Model, ResponseSchema
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ResponseSchema
 
 from heedbench.calls import collect_calls
 from heedbench.jsonparse import get_key
@@ -42,7 +42,7 @@ def _note(verdict: Mapping[str, Any], note_key: str | None) -> str:
 
 async def judge_each(
     grader: Model,
-    prompts: Mapping[str, str],
+    prompts: Mapping[str, str | list[ChatMessage]],
     read: Callable[[dict[str, Any]], T],
     *,
     keys: Sequence[str],

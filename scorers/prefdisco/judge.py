@@ -13,11 +13,10 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
-from inspect_ai.util import collect
 
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import Fence, RubricJudgement, judge, judge_table
+from heedbench.scorers.judge import Fence, RubricJudgement, judge_each, judge_table
 from heedbench.scorers.judge.call import rating, read_scale, table, text, verdict_schema
 from heedbench.scorers.prefdisco.prompts import (
     BATCHED,
@@ -98,34 +97,16 @@ async def _per_criterion(
     structured: bool,
     config: GenerateConfig | None,
 ) -> RubricJudgement[int]:
-    names = [c.preference for c in criteria]
-    results = await collect(
-        *(
-            judge(
-                grader,
-                criterion_messages(c, preferences[c.preference], response, prompt),
-                lambda found: read_scale(get_key(found, "score")),
-                keys=("score",),
-                schema=CRITERION_SCHEMAS[prompt] if structured else None,
-                config=config,
-            )
-            for c in criteria
-        )
-    )
-    pairs = list(zip(names, results, strict=True))
-    return RubricJudgement(
-        values={name: result.value for name, result in pairs},
-        failures={
-            name: result.reason or "unreadable judgement" for name, result in pairs if not result.ok
-        },
-        calls=sum(result.attempts for result in results),
-        notes={
-            name: str(get_key(result.verdict, "justification") or "")
-            for name, result in pairs
-            if result.ok
-        },
-        stop_reasons=[reason for result in results for reason in result.stop_reasons],
-    )
+    return await judge_each(
+        grader,
+        {c.preference: criterion_messages(c, preferences[c.preference], response, prompt)
+         for c in criteria},
+        lambda found: read_scale(get_key(found, "score")),
+        keys=("score",),
+        schema=CRITERION_SCHEMAS[prompt] if structured else None,
+        note_key="justification",
+        config=config,
+    )  # fmt: skip
 
 
 async def score_criteria(
