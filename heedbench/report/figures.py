@@ -119,7 +119,8 @@ def grouped_bars(
     ax.set_title(title)
     if ylim is not None:
         ax.set_ylim(*ylim)
-    ax.legend(fontsize=8, loc="best")
+    if series or reference is not None:  # nothing drawn, nothing to explain
+        ax.legend(fontsize=8, loc="best")
     ax.grid(axis="y", alpha=0.3)
     _save(fig, path)
     return written
@@ -162,7 +163,8 @@ def line_panels(
         ax.set_ylabel(ylabel)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=7, loc="best")
+    if axes[0][0].get_legend_handles_labels()[0]:
+        axes[0][0].legend(fontsize=7, loc="best")
     fig.suptitle(suptitle)
     _save(fig, path)
 
