@@ -43,6 +43,8 @@ def context_counts() -> Metric:
     A scorer-level metric returning named values, so its names in the log are
     `valid_contexts` and `contexts` however heedbench was imported (a metric listed under a
     score key would be named after its registry name, `heedbench/...` or not by launch).
+    With `--epochs k` a context counts as valid only when it was valid in every epoch (its
+    reduced `valid` is 1); the `valid` key's mean keeps the share.
     """
 
     def compute(scores: list[SampleScore]) -> Value:
