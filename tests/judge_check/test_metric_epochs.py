@@ -79,3 +79,16 @@ def test_disagreeing_epochs_under_the_tasks_reducer_measure_consistency() -> Non
     )
     assert values["harm_consistency"] == pytest.approx(3 / 15)
     assert values["harm_bias"] == pytest.approx((sum(HARSHER) - sum(GOLD)) / (2 * len(GOLD)))
+
+
+def test_a_stock_reducer_keeps_only_the_first_epochs_verdicts() -> None:
+    # What the README warns of: `--epochs-reducer mean` on a judge check leaves the log's
+    # metrics with the first epoch alone, so consistency is not measured there.
+    epochs = [
+        [harm_case(i, g), harm_case(i, h)]
+        for i, (g, h) in enumerate(zip(GOLD, HARSHER, strict=True))
+    ]
+    values = run_metrics([judge_check_summary()], epochs, reducer="mean", metadata=metadata())
+    consistency = values["harm_consistency"]
+    assert isinstance(consistency, float) and math.isnan(consistency)
+    assert values["harm_bias"] == 0.0  # epoch 1 is the gold
