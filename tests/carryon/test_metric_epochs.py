@@ -63,7 +63,9 @@ METADATA = [
 
 
 @pytest.mark.parametrize(
-    "metric", [by_condition, by_category, by_length, failure_mode_flags], ids=lambda m: m.__name__
+    "metric",
+    [by_condition, by_category, by_length, failure_mode_flags],
+    ids=["by_condition", "by_category", "by_length", "failure_mode_flags"],
 )
 def test_equal_epochs_leave_every_carryon_metric_unchanged(metric: Any) -> None:
     assert_agreeing_epochs_change_nothing([metric()], SCORES, metadata=METADATA)
