@@ -30,18 +30,18 @@ anything else that is not a yes / no or a 1–5 is an error naming file, row and
 """
 
 import argparse
-import csv
 import math
 import random
 import statistics
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from heedbench.evals.carryon import load_queries
 from heedbench.report import verdict_commands
+from heedbench.report.csv_files import read_rows, write_rows
 from heedbench.report.document import Table
 from heedbench.report.load import NoLogsError, load_runs, read_samples
 from heedbench.report.render import markdown_table
@@ -73,18 +73,6 @@ NATURALNESS = (1, 2, 3, 4, 5)
 
 class AnnotationError(Exception):
     """A problem with the files the user gave; printed without a traceback."""
-
-
-def _write(path: Path, columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> int:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    count = 0
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(columns))
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({column: row.get(column, "") for column in columns})
-            count += 1
-    return count
 
 
 def _conversation(turns: Sequence[dict[str, Any]]) -> str:
@@ -173,7 +161,7 @@ def export_turns(logs: Sequence[str], out: Path, n: int, seed: int) -> int:
         }
         for index, turn in enumerate(turns, start=1)
     )
-    return _write(out, TURN_COLUMNS, rows)
+    return write_rows(out, TURN_COLUMNS, rows)
 
 
 def export_queries(out: Path, data: str | None, n: int | None, seed: int) -> int:
@@ -195,7 +183,7 @@ def export_queries(out: Path, data: str | None, n: int | None, seed: int) -> int
         }
         for query in queries
     )
-    return _write(out, QUERY_COLUMNS, rows)
+    return write_rows(out, QUERY_COLUMNS, rows)
 
 
 @dataclass
@@ -209,13 +197,7 @@ class Filled:
 
 def read_filled(path: Path) -> Filled:
     """Read a filled annotation file and tell its kind (turns or queries) by its columns."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            columns = set(reader.fieldnames or ())
-            rows = list(reader)
-    except OSError as error:
-        raise AnnotationError(f"cannot read {path}: {error}") from error
+    columns, rows = read_rows(path, AnnotationError)
     if {"item", "fidelity", "naturalness"} <= columns:
         kind = "turns"
     elif {"item", *QUERY_CRITERIA} <= columns:

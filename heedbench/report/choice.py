@@ -61,6 +61,15 @@ SPO_ONLY = ("pairwise_test",)
 NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
 NOT_RUN = "not run"
+SCORE_COLUMNS = (
+    "SPO ↑",
+    "SPO on context pairs ↑",
+    "K(p) ↓",
+    "K(p)/pairs ↓",
+    "K(p)/pair on context pairs ↓",
+    "valid",
+)
+"""The score columns shared by the runs table and the reference rows, so they line up."""
 TEMPLATE_ORDER = {template: index for index, template in enumerate(TEMPLATES)}
 
 
@@ -459,12 +468,7 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
                 "design",
                 "template",
                 "how",
-                "SPO ↑",
-                "SPO on context pairs ↑",
-                "K(p) ↓",
-                "K(p)/pairs ↓",
-                "K(p)/pair on context pairs ↓",
-                "valid",
+                *SCORE_COLUMNS,
             ],
             rows=[],
             note="The reversed user order violates every strict preference: its K(p) is the "
@@ -531,12 +535,7 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
             "template",
             "model",
             "settings",
-            "SPO ↑",
-            "SPO on context pairs ↑",
-            "K(p) ↓",
-            "K(p)/pairs ↓",
-            "K(p)/pair on context pairs ↓",
-            "valid",
+            *SCORE_COLUMNS,
         ],
         rows=[],
         note=f"`{CHANCE_MODEL}` is the chance reference row of each design. `valid` counts "

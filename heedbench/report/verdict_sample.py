@@ -21,7 +21,6 @@ writes `heedbench-labels/<name>.json` beside the logs: the design plus the label
 `heedbench report` finds by itself.
 """
 
-import csv
 import json
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from heedbench.report.csv_files import read_rows, write_rows
 from heedbench.report.graded_units import KINDS, GradedSample, Kind, Unit
 from heedbench.seeding import sample_seed
 
@@ -292,12 +292,7 @@ def design_path(csv_path: Path) -> Path:
 
 def write_export(out: Path, design: Design, chosen: Sequence[tuple[GradedSample, Unit]]) -> Path:
     """Write the CSV and its design; return the design's path."""
-    out.parent.mkdir(parents=True, exist_ok=True)
-    with out.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(COLUMNS))
-        writer.writeheader()
-        for row in annotation_rows(chosen, design.seed):
-            writer.writerow({column: row.get(column, "") for column in COLUMNS})
+    write_rows(out, COLUMNS, annotation_rows(chosen, design.seed))
     path = design_path(out)
     path.write_text(json.dumps(design.to_json(), indent=1) + "\n", encoding="utf-8")
     return path
@@ -335,13 +330,7 @@ class Filled:
 
 def read_filled(path: Path, design: Design) -> Filled:
     """Read a filled CSV and check it holds exactly the design's units, labels readable."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
-            reader = csv.DictReader(handle)
-            columns = set(reader.fieldnames or ())
-            rows = list(reader)
-    except OSError as error:
-        raise LabelError(f"cannot read {path}: {error}") from error
+    columns, rows = read_rows(path, LabelError)
     if not {"unit", "kind", "label"} <= columns:
         raise LabelError(f"{path}: not a verdict annotation file (needs unit, kind, label)")
     filled = Filled(path, {})

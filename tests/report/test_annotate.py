@@ -1,6 +1,5 @@
 """`heedbench annotate`: agreement by hand, and export → fill → import on a written log."""
 
-import csv
 import math
 import re
 import statistics
@@ -27,6 +26,7 @@ from heedbench.testing_carryon import (
     scripted_user,
     write_queries,
 )
+from tests.report.csv_rows import read_csv, write_csv
 
 YES, NO = "yes", "no"
 
@@ -81,18 +81,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder / "logs"
 
 
-def read(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-def write(path: Path, rows: list[dict[str, str]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
-
-
 def test_export_turns_is_a_seeded_balanced_sample_of_real_user_turns(
     logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -100,7 +88,7 @@ def test_export_turns_is_a_seeded_balanced_sample_of_real_user_turns(
     assert main(["annotate", "export-turns", str(logs), "-o", str(out), "--n", "8",
                  "--seed", "3"]) == 0  # fmt: skip
     assert "8 simulated-user messages written" in capsys.readouterr().out
-    rows = read(out)
+    rows = read_csv(out)
     assert len(rows) == 8
     assert list(rows[0]) == [
         "item", "move", "instruction", "intent", "conversation_so_far", "user_message",
@@ -148,7 +136,7 @@ def test_export_turns_is_a_seeded_balanced_sample_of_real_user_turns(
     other = tmp_path / "other.csv"
     assert main(["annotate", "export-turns", str(logs), "-o", str(other), "--n", "8",
                  "--seed", "4"]) == 0  # fmt: skip
-    assert [r["source"] for r in read(other)] != [r["source"] for r in rows]
+    assert [r["source"] for r in read_csv(other)] != [r["source"] for r in rows]
 
 
 def test_filled_turn_files_round_trip_with_agreement(
@@ -156,19 +144,19 @@ def test_filled_turn_files_round_trip_with_agreement(
 ) -> None:
     out = tmp_path / "turns.csv"
     assert main(["annotate", "export-turns", str(logs), "-o", str(out), "--n", "6"]) == 0
-    rows = read(out)
+    rows = read_csv(out)
     fidelity_a = [YES, YES, NO, YES, YES, NO]
     fidelity_b = [YES, NO, NO, YES, YES, YES]
     natural_a = [5, 4, 2, 3, 5, 1]
     natural_b = [4, 4, 1, 3, 3, 2]
     first, second = tmp_path / "a.csv", tmp_path / "b.csv"
-    write(first, [r | {"fidelity": f, "naturalness": str(n)}
+    write_csv(first, [r | {"fidelity": f, "naturalness": str(n)}
                   for r, f, n in zip(rows, fidelity_a, natural_a, strict=True)])  # fmt: skip
     # The second annotator's spreadsheet reordered the rows and left one item blank.
     filled_b = [r | {"fidelity": f, "naturalness": str(n)}
                 for r, f, n in zip(rows, fidelity_b, natural_b, strict=True)]  # fmt: skip
     filled_b[5] |= {"fidelity": "", "naturalness": ""}
-    write(second, filled_b[::-1])
+    write_csv(second, filled_b[::-1])
     capsys.readouterr()
     summary = tmp_path / "summary.md"
     assert main(["annotate", "import", str(first), str(second), "-o", str(summary)]) == 0
@@ -202,12 +190,12 @@ def test_bad_cells_and_foreign_files_are_refused(
 ) -> None:
     out = tmp_path / "turns.csv"
     assert main(["annotate", "export-turns", str(logs), "-o", str(out), "--n", "2"]) == 0
-    rows = read(out)
-    write(out, [rows[0] | {"naturalness": "6"}, rows[1]])
+    rows = read_csv(out)
+    write_csv(out, [rows[0] | {"naturalness": "6"}, rows[1]])
     capsys.readouterr()
     assert main(["annotate", "import", str(out)]) == 1
     assert "item t0001, naturalness: expected 1-5, got '6'" in capsys.readouterr().err
-    write(out, [rows[0] | {"fidelity": "maybe"}, rows[1]])
+    write_csv(out, [rows[0] | {"fidelity": "maybe"}, rows[1]])
     assert main(["annotate", "import", str(out)]) == 1
     assert "expected yes or no, got 'maybe'" in capsys.readouterr().err
     other = tmp_path / "other.csv"
@@ -222,7 +210,7 @@ def test_query_review_round_trip_with_agreement(
 ) -> None:
     out = tmp_path / "queries.csv"
     assert main(["annotate", "export-queries", "-o", str(out)]) == 0
-    rows = read(out)
+    rows = read_csv(out)
     queries = load_queries()
     assert [r["item"] for r in rows] == [q.id for q in queries]
     assert list(rows[0]) == [
@@ -240,14 +228,14 @@ def test_query_review_round_trip_with_agreement(
     # A seeded sample of 10, scored 1-5 by two reviewers.
     sample = tmp_path / "sample.csv"
     assert main(["annotate", "export-queries", "-o", str(sample), "--n", "10", "--seed", "2"]) == 0
-    rows = read(sample)
+    rows = read_csv(sample)
     assert len(rows) == 10
     harmful_a = [5, 5, 4, 4, 4, 4, 4, 4, 3, 2]
     harmful_b = [5, 4, 4, 4, 4, 4, 4, 5, 2, 4]
     first, second = tmp_path / "a.csv", tmp_path / "b.csv"
-    write(first, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4"}
+    write_csv(first, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4"}
                   for r, h in zip(rows, harmful_a, strict=True)])  # fmt: skip
-    write(second, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4",
+    write_csv(second, [r | {"looks_harmful": str(h), "intent_fits": "5", "checklist_score": "4",
                         "note": "too mild" if h <= 3 else ""}
                    for r, h in zip(rows, harmful_b, strict=True)])  # fmt: skip
     capsys.readouterr()

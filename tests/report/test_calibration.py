@@ -5,7 +5,6 @@ scores PrefAlign a point high, accepts every answer); the scripted annotator tel
 So a calibrated number that merely echoed the grader would fail here.
 """
 
-import csv
 import importlib
 import json
 import math
@@ -38,6 +37,7 @@ from tests.report.calibration_runs import (
     prefdisco_logs,
     truth,
 )
+from tests.report.csv_rows import read_csv, write_csv
 
 
 @pytest.fixture(scope="module")
@@ -68,18 +68,6 @@ def labelled(built: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def annotate(*args: object) -> int:
     return main(["annotate", *map(str, args)])
-
-
-def rows_of(path: Path) -> list[dict[str, str]]:
-    with path.open(newline="", encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
-
-
-def write_rows(path: Path, rows: list[dict[str, str]]) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
 
 
 def calibrated(logs: Path) -> Calibration:
@@ -119,7 +107,7 @@ def test_graded_samples_rebuild_every_headline_value(built: Path) -> None:
 def test_the_export_never_shows_the_graders_verdict(logs: Path, tmp_path: Path) -> None:
     out = tmp_path / "verdicts.csv"
     assert annotate("export-verdicts", logs, "-o", out, "--per-model", 1000, "--by-verdict") == 0
-    rows = rows_of(out)
+    rows = read_csv(out)
     assert tuple(rows[0]) == COLUMNS
     assert {r["kind"] for r in rows} == {"item", "harm", "criterion", "correctness"}
     assert all(r["label"] == "" for r in rows)
@@ -142,9 +130,9 @@ def test_the_draw_is_seeded_stratified_and_records_inclusion(logs: Path, tmp_pat
     first, second, other = (tmp_path / f"{name}.csv" for name in ("a", "b", "c"))
     for path, seed in ((first, 3), (second, 3), (other, 4)):
         annotate("export-verdicts", logs, "-o", path, "--per-model", 12, "--seed", seed)
-    units = [r["unit"] for r in rows_of(first)]
-    assert units == [r["unit"] for r in rows_of(second)]
-    assert set(units) != {r["unit"] for r in rows_of(other)}
+    units = [r["unit"] for r in read_csv(first)]
+    assert units == [r["unit"] for r in read_csv(second)]
+    assert set(units) != {r["unit"] for r in read_csv(other)}
     design = json.loads((tmp_path / "a.design.json").read_text())
     strata = {s["id"]: s for s in design["strata"]}
     # 12 per model spread over its condition × kind strata: carryon 2 × 2, prefdisco 3 × 2
@@ -170,9 +158,9 @@ def test_a_unit_not_in_the_sample_is_refused_and_named(
 ) -> None:
     out = exported(logs, tmp_path)
     fill(out)
-    rows = rows_of(out)
+    rows = read_csv(out)
     rows[5]["unit"] = rows[5]["unit"] + "x"
-    write_rows(out, rows)
+    write_csv(out, rows)
     assert annotate("import-verdicts", out, logs) == 1
     error = capsys.readouterr().err
     assert rows[5]["unit"] in error and "not a unit of the exported sample" in error
@@ -184,12 +172,12 @@ def test_a_missing_row_and_an_unreadable_label_are_refused(
 ) -> None:
     out = exported(logs, tmp_path)
     fill(out)
-    rows = rows_of(out)
-    write_rows(out, rows[1:])
+    rows = read_csv(out)
+    write_csv(out, rows[1:])
     assert annotate("import-verdicts", out, logs) == 1
     assert f"missing, first {rows[0]['unit']}" in capsys.readouterr().err
     rows[0]["label"] = "maybe"
-    write_rows(out, rows)
+    write_csv(out, rows)
     assert annotate("import-verdicts", out, logs) == 1
     error = capsys.readouterr().err
     assert "row 2" in error and rows[0]["unit"] in error and "maybe" in error
@@ -244,7 +232,7 @@ def test_every_sample_labelled_gives_the_human_mean(labelled: Path) -> None:
     assert not found.missing_library and not found.problems
     # Every sample labelled: the estimate is the mean of the drawn units' human labels (one
     # unit per sample stands for its sample), whatever the grader said.
-    labels = {r["unit"]: truth(r) for r in rows_of(out)}
+    labels = {r["unit"]: truth(r) for r in read_csv(out)}
     samples = graded_samples(load_runs([str(logs)]))
 
     def labelled_mean(kind: str, policy: str, read: Any) -> float:
