@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from heedbench.scorers.prefdisco.equivalence import math_equal
-from heedbench.scorers.prefdisco.mathnorm import all_boxed
+from heedbench.scorers.prefdisco.mathnorm import boxed_spans
 from heedbench.scorers.prefdisco.readers import (
     MARKUP,
     bare_choice,
@@ -162,10 +162,9 @@ def _in_the_past(response: str, start: int) -> bool:
 
 def _boxes(response: str, kind: VerdictKind, read: Reader) -> list[Candidate]:
     found = []
-    for match, box in zip(re.finditer(r"\\(?:boxed|fbox)\s*(?=\{)", response),
-                          all_boxed(response), strict=False):  # fmt: skip
+    for start, box in boxed_spans(response):
         answer = read_math(unwrap_text(box), whole=True) if kind == "math" else read(box)
-        found.append(Candidate(answer, FINAL, r"\boxed{}", match.start()))
+        found.append(Candidate(answer, FINAL, r"\boxed{}", start))
     return found
 
 
@@ -236,9 +235,8 @@ def _after_corrections(response: str, cuts: list[Cut], read: Reader) -> list[Can
     """Statements that commit only after a correction: "it's C", "no wait, (C) ..."."""
     found = []
     for restated in _RESTATED.finditer(response):
-        if _in_the_past(response, restated.start()):
-            continue
-        if (answer := read(response[restated.end() :])) is not None:
+        answer = read(response[restated.end() :])
+        if answer is not None and not _in_the_past(response, restated.start()):
             statement = " ".join(restated.group(0).split())
             found.append(Candidate(answer, STATED, statement, restated.end()))
     for cut in cuts:

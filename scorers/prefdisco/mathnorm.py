@@ -50,14 +50,22 @@ def _braced(text: str, open_at: int) -> tuple[str | None, int]:
     return None, open_at
 
 
-def all_boxed(text: str) -> list[str]:
-    r"""The contents of every `\boxed{...}` (or `\fbox{...}`) in `text`, in order."""
+def boxed_spans(text: str) -> list[tuple[int, str]]:
+    r"""Where each `\boxed{...}` (or `\fbox{...}`) starts, with its contents, in order.
+
+    A box whose braces never close is left out.
+    """
     found = []
     for match in re.finditer(r"\\(?:boxed|fbox)\s*(?=\{)", text):
         inner, _ = _braced(text, match.end())
         if inner is not None:
-            found.append(inner)
+            found.append((match.start(), inner))
     return found
+
+
+def all_boxed(text: str) -> list[str]:
+    r"""The contents of every `\boxed{...}` (or `\fbox{...}`) in `text`, in order."""
+    return [inner for _, inner in boxed_spans(text)]
 
 
 def last_boxed(text: str) -> str | None:

@@ -6,6 +6,7 @@ import pytest
 
 from heedbench.evals.prefdisco.sources import Problem
 from heedbench.scorers.judge import read_blocks
+from heedbench.scorers.prefdisco.answers import read_answer
 from heedbench.scorers.prefdisco.correctness import (
     Correctness,
     CorrectnessMode,
@@ -221,3 +222,10 @@ def test_grader_mode_still_leaves_a_missing_gold_unscored() -> None:
     problem = Problem("Where do you keep a fork?", {"A": "drawer", "B": "sky"}, None, "choice")
     result, prompts = verdict(problem, "Answer: A", mode="grader")
     assert result.value is None and prompts == [] and result.detail()["mode"] == "grader"
+
+
+def test_an_unclosed_box_does_not_shift_the_positions_of_later_boxes() -> None:
+    # The box "\boxed{ 9 ..." never closes, so it holds no answer; the closed box after the
+    # correction keeps its own position (it once took the unclosed one's, before "wait").
+    reading = read_answer(r"Try \boxed{ 9 wait. Final: \boxed{7}", "math")
+    assert reading.answer == "7"
