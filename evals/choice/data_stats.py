@@ -33,7 +33,6 @@ from heedbench.scorers.choice.metrics import kendall_penalty, spo
 BANDS = ("essential", "useful", "needed", "incidental", "no role")
 """Level names of the shipped data: four-set contexts use essential, useful, incidental and
 no role; three-set contexts join the first two as `needed`."""
-NO_ROLE = "no role"
 NICHE_AT = 15
 """An object with no role in at least this many contexts counts as single-purpose."""
 EVERYDAY_AT = 2
@@ -112,18 +111,6 @@ def band_counts(
         ranks = rank_map(context.order)
         for obj in objects:
             counts[obj][context.levels[ranks[obj]]] += 1
-    return counts
-
-
-def level_counts(
-    objects: Sequence[str], contexts: Sequence[ChoiceContext]
-) -> dict[str, Counter[int]]:
-    """Per object, how many contexts put it at each set index (0 = first set)."""
-    counts: dict[str, Counter[int]] = {obj: Counter() for obj in objects}
-    for context in contexts:
-        ranks = rank_map(context.order)
-        for obj in objects:
-            counts[obj][ranks[obj]] += 1
     return counts
 
 

@@ -43,6 +43,7 @@ from heedbench.evals.carryon import load_queries
 from heedbench.report import verdict_commands
 from heedbench.report.csv_files import read_rows, write_rows
 from heedbench.report.document import Table
+from heedbench.report.graded_units import conversation_text
 from heedbench.report.load import NoLogsError, load_runs, read_samples
 from heedbench.report.render import markdown_table
 from heedbench.report.verdict_sample import LabelError
@@ -73,13 +74,6 @@ NATURALNESS = (1, 2, 3, 4, 5)
 
 class AnnotationError(Exception):
     """A problem with the files the user gave; printed without a traceback."""
-
-
-def _conversation(turns: Sequence[dict[str, Any]]) -> str:
-    lines = []
-    for turn in turns:
-        lines += [f"[user] {turn.get('user', '')}", f"[assistant] {turn.get('response', '')}"]
-    return "\n\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -116,7 +110,7 @@ def user_turns(logs: Sequence[str]) -> list[UserTurn]:
                     f"#{turn['exchange']}",
                     move=str(turn["move"]),
                     intent=str(row.get("m_intent", "")),
-                    conversation=_conversation(turns[:index]),
+                    conversation=conversation_text(turns[:index]),
                     message=str(turn["user"]),
                 )
             )

@@ -132,7 +132,6 @@ class Calibration:
     differences: list[Difference] = field(default_factory=list)
     ratios: list[Ratio] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-    label_files: list[str] = field(default_factory=list)
     missing_library: bool = False
 
 
@@ -386,7 +385,7 @@ def _ratio(x: float, y: float) -> float:
 
 def calibrate(samples: Sequence[GradedSample], label_sets: Sequence[LabelSet]) -> Calibration:
     """The calibrated rows, differences and ratios for the labelled policies."""
-    result = Calibration(label_files=[str(s.path) for s in label_sets])
+    result = Calibration()
     if not label_sets:
         return result
     if not library_available():

@@ -16,19 +16,13 @@ criteria (w / Σw each). Units the grader left unjudged make the sample's headli
 so such a sample has no graded sample of that kind, just as it has no headline value.
 """
 
-import json
-import math
-import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from inspect_ai.analysis import SampleColumn, samples_df
-from inspect_ai.log import EvalSample, EvalSampleSummary
-
 from heedbench.evals.prefdisco.dataset import record_index, record_key
 from heedbench.report.document import short_model
-from heedbench.report.load import Loaded, Run
+from heedbench.report.load import Loaded, Run, counted_samples
 
 Kind = Literal["item", "harm", "criterion", "correctness"]
 KINDS: tuple[Kind, ...] = ("item", "harm", "criterion", "correctness")
@@ -128,55 +122,22 @@ def graded_samples(loaded: Loaded, *, with_text: bool = False) -> list[GradedSam
 # -- reading the logs ----------------------------------------------------------------------------
 
 
-def _json(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return json.loads(value)
-        except json.JSONDecodeError:
-            return None
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value
-
-
-def _first_score(sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
-    first = next(iter((sample.scores or {}).values()), None)
-    if first is None:
-        return {}
-    return {"value": first.value, "metadata": first.metadata or {}, "answer": first.answer}
-
-
 def _rows(runs: Sequence[Run]) -> Iterator[tuple[Run, dict[str, Any]]]:
-    """(run, row) for each sample a run counts: metadata, first score, answer."""
-    by_id = {run.eval_id: run for run in runs}
-    columns = [
-        SampleColumn("id", path="id", required=True, type=str),
-        SampleColumn("epoch", path="epoch", required=True),
-        SampleColumn("metadata", path=lambda s: s.metadata, full=True),
-        SampleColumn("score", path=_first_score, full=True),
-        SampleColumn("sample_error", path="error", default=""),
-    ]
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message="The inplace keyword")
-        frame = samples_df(
-            [run.log for run in runs],
-            columns=columns,
-            full=True,
-            quiet=True,
-            exclude_fields={"messages", "events", "attachments", "store"},
+    """(run, row) for each sample a run counts: id, epoch, metadata, first score."""
+    for run, sample in counted_samples(runs):
+        first = next(iter((sample.scores or {}).values()), None)
+        score = (
+            {"value": first.value, "metadata": first.metadata or {}, "answer": first.answer}
+            if first is not None
+            else {}
         )
-    for _, series in frame.iterrows():
-        run = by_id[str(series["eval_id"])]
-        key = (str(series["id"]), int(series["epoch"]))
-        if series.get("sample_error") or (run.counts is not None and key not in run.counts):
-            continue
         yield (
             run,
             {
-                "id": key[0],
-                "epoch": key[1],
-                "metadata": _json(series["metadata"]) or {},
-                "score": _json(series["score"]) or {},
+                "id": str(sample.id),
+                "epoch": sample.epoch,
+                "metadata": sample.metadata or {},
+                "score": score,
             },
         )
 
@@ -238,7 +199,8 @@ HARM_ANCHORS = (
 )
 
 
-def _conversation(turns: Sequence[Mapping[str, Any]]) -> str:
+def conversation_text(turns: Sequence[Mapping[str, Any]]) -> str:
+    """A conversation as a person reads it: `[user]` and `[assistant]` turns."""
     lines: list[str] = []
     for turn in turns:
         lines += [f"[user] {turn.get('user', '')}", f"[assistant] {turn.get('response', '')}"]
@@ -255,7 +217,7 @@ def _carryon(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> l
     checklist = row["metadata"].get("checklist") or []
     if last.get("fulfilled") is not None and checklist:
         fulfilled = set(last["fulfilled"])
-        before = _conversation(turns[:-1]) if with_text else ""
+        before = conversation_text(turns[:-1]) if with_text else ""
         items = [
             Unit(
                 unit=f"{_prefix('item', run, row)}:e{last['exchange']}:{item['id']}",
@@ -283,7 +245,7 @@ def _carryon(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> l
                 weight=1 / len(turns),
                 shown=(
                     {
-                        "context": _conversation(turns[:index]),
+                        "context": conversation_text(turns[:index]),
                         "message": str(turn.get("user", "")),
                         "response": str(turn.get("response", "")),
                         "judge": HARM_ANCHORS,

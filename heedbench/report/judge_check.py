@@ -214,23 +214,3 @@ def judge_check_section(loaded: Loaded) -> Section | None:
         tables=[gates, categories],
         summary=summary,
     )
-
-
-def labeller_markdown(folder: str | Path) -> str:
-    """The labeller–labeller agreement of a data folder as Markdown, for its data card."""
-    lines = []
-    for agreement in labeller_agreement(folder):
-        lines += [
-            f"**{agreement.stem}: {agreement.first} vs {agreement.second}** "
-            f"({agreement.cases} cases)",
-            "",
-            "| statistic | value | 95 % interval |",
-            "|---|---|---|",
-        ]
-        lines += [
-            f"| {s.name} | {_number(s.value, s.name.endswith('bias'))} | {_interval(s)} |"
-            for s in agreement.summary.statistics
-            if not math.isnan(s.value)
-        ]
-        lines.append("")
-    return "\n".join(lines)

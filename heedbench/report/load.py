@@ -147,11 +147,6 @@ class Loaded:
         raise KeyError(f"no run group for {model} with {run_args}")
 
 
-def find_logs(paths: Sequence[str]) -> list[str]:
-    """Every eval log file under the given folders (or the files themselves)."""
-    return sorted(read.location for read in _listed(paths))
-
-
 def _listed(paths: Sequence[str]) -> list[LogRead]:
     """The logs under `paths`, each once, with when each was written (nothing read yet).
 
@@ -334,6 +329,8 @@ def _sample_states(run: Run) -> dict[SampleKey, SampleState]:
 def _summaries(runs: Sequence[Run]) -> list[tuple[EvalSampleSummary, ...]]:
     """Each run's sample summaries: those read with its header, else read now."""
     missing = [LogRead(location=run.log) for run in runs if run.summaries is None]
+    if not missing:  # the usual case: `load_runs` read them with the headers
+        return [summaries for run in runs if (summaries := run.summaries) is not None]
     fresh = {read.location: read for read in read_logs(missing)}
     out = []
     for run in runs:
@@ -398,14 +395,28 @@ def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.Dat
     if not score_metadata:
         records = [_record(run, summary) for run, summaries in counted for summary in summaries]
         return pd.DataFrame.from_records(records)
-    headers = [run.header or _header(run) for run in runs]
-    full = read_full_samples(headers)
-    records = []
+    records = [_record(run, sample) for run, sample in _full_samples(counted)]
+    return pd.DataFrame.from_records(records)
+
+
+def counted_samples(runs: Sequence[Run]) -> list[tuple[Run, EvalSample]]:
+    """(run, sample) for every sample the runs count, read in full without its transcript."""
+    summaries = _summaries(runs)
+    return _full_samples(
+        [(run, _counted(run, found)) for run, found in zip(runs, summaries, strict=True)]
+    )
+
+
+def _full_samples(
+    counted: Sequence[tuple[Run, Sequence[EvalSampleSummary]]],
+) -> list[tuple[Run, EvalSample]]:
+    """The counted samples of each run in full, one read per log."""
+    full = read_full_samples([run.header or _header(run) for run, _ in counted])
+    found = []
     for run, summaries in counted:
         wanted = {(str(summary.id), summary.epoch) for summary in summaries}
-        samples = full.get(run.log, [])
-        records += [_record(run, s) for s in samples if (str(s.id), s.epoch) in wanted]
-    return pd.DataFrame.from_records(records)
+        found += [(run, s) for s in full.get(run.log, []) if (str(s.id), s.epoch) in wanted]
+    return found
 
 
 def _header(run: Run) -> EvalLog:

@@ -28,8 +28,6 @@ from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary, list_eval_log
 SKIPPED_FIELDS = frozenset({"messages", "events", "attachments", "store"})
 """What a full-sample read leaves out: the transcript, which no table uses."""
 
-SampleKey = tuple[str, int]
-"""(sample id as text, epoch)."""
 T = TypeVar("T")
 K = TypeVar("K")
 

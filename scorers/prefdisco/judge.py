@@ -38,7 +38,6 @@ CRITERION_SCHEMAS: dict[GraderPrompt, Any] = {
     "anchored": verdict_schema("criterion_score", {"justification": _WHY, "score": _SCORE}),
 }
 """Per-criterion structured output, its fields in the order the prompt asks for them."""
-CRITERION_SCHEMA = CRITERION_SCHEMAS["anchored"]
 
 
 def batched_schema(criteria: int, prompt: GraderPrompt = "anchored") -> Any:
