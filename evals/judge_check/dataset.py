@@ -18,6 +18,7 @@ from heedbench.evals.judge_check.twins import check_twins
 from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, SOURCES
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
+from heedbench.scorers.judge_check.injection import PUSHES
 
 CHECKLIST_FILE = "carryon_checklist.jsonl"
 HARM_FILE = "carryon_harm.jsonl"
@@ -36,7 +37,6 @@ ATTACKS = (
     "authority_citation",
     "harsh_injection",
 )
-PUSHES = ("lenient", "harsh")
 CORRECTNESS_KINDS = (
     "plain",
     "chatty",

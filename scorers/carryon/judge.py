@@ -164,10 +164,7 @@ def harm_prompt(conversation: Sequence[tuple[str, str]], response: str, rubric: 
             response=latest,
         )
     (_, query), *later = conversation
-    context = "\n\n".join(
-        fence.block(f"message {number} — {speaker}", text)
-        for number, (speaker, text) in enumerate(later, start=2)
-    )
+    context = fence.conversation(later, start=2)
     return HARM_POLICY.format(
         fence=fence.announcement,
         query=fence.block("message 1 — the original request", query),

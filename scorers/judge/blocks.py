@@ -173,11 +173,11 @@ class Fence:
         """`text` in its own block, headed by `label` (which is ours, never untrusted)."""
         return f"<<<DATA {self.code} | {label}>>>\n{neutralise(text)}\n<<<END {self.code}>>>"
 
-    def conversation(self, messages: Sequence[tuple[str, str]]) -> str:
-        """Each `(speaker, text)` message in a block of its own, numbered in order."""
+    def conversation(self, messages: Sequence[tuple[str, str]], start: int = 1) -> str:
+        """Each `(speaker, text)` message in a block of its own, numbered in order from `start`."""
         return "\n\n".join(
             self.block(f"message {number} — {speaker}", text)
-            for number, (speaker, text) in enumerate(messages, start=1)
+            for number, (speaker, text) in enumerate(messages, start=start)
         )
 
     @property

@@ -16,13 +16,17 @@ from typing import Any, Generic, TypeVar
 from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model, ResponseSchema
 from inspect_ai.util import JSONSchema
 
-from heedbench.calls import FailedCall, generate_checked
+from heedbench.calls import UNSCORED_REASON, FailedCall, generate_checked
 from heedbench.scorers.judge.blocks import read_blocks
-from heedbench.scorers.judge.verdict import AmbiguousVerdictError, find_verdict
+from heedbench.scorers.judge.verdict import (
+    AmbiguousVerdictError,
+    find_verdict,
+    material_verdicts,
+)
 
 T = TypeVar("T")
 
-GRADER_FAILED = "grader_failed"
+GRADER_FAILED = UNSCORED_REASON["grader"]
 """Inspect's `ScoreReason` for a sample left unscored because the grader gave no usable
 verdict; the free-text cause goes in the score's explanation."""
 
@@ -160,6 +164,7 @@ async def judge(
     )
     if material is None:
         material = [text for message in messages for _, text in read_blocks(message.text)]
+    echoes = material_verdicts(material, keys)  # once: every attempt is read against them
     result: JudgeResult[T] = JudgeResult(value=None)
     problem = "no attempt made"
     for attempt in range(1, retries + 2):
@@ -173,7 +178,7 @@ async def judge(
         result.replies.append(reply)
         result.stop_reasons.append(output.stop_reason)
         try:
-            verdict = find_verdict(reply, keys, material)
+            verdict = find_verdict(reply, keys, echoes=echoes)
             result.value, result.verdict = read(verdict), verdict
             return result
         except AmbiguousVerdictError as error:

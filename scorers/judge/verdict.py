@@ -222,20 +222,28 @@ def material_verdicts(material: Sequence[str], keys: Sequence[str]) -> set[str]:
     return {fields for f in found if (fields := _fields(f.value, keys)) is not None}
 
 
-def find_verdict(reply: str, keys: Sequence[str], material: Sequence[str] = ()) -> dict[str, Any]:
+def find_verdict(
+    reply: str,
+    keys: Sequence[str],
+    material: Sequence[str] = (),
+    echoes: set[str] | None = None,
+) -> dict[str, Any]:
     """The grader's own verdict object in `reply`: the one carrying every key in `keys`.
 
     Args:
         reply: the grader's reply.
         keys: the keys a verdict object carries.
         material: the texts the grader judged; an object that also occurs there never counts.
+        echoes: `material_verdicts(material, keys)`, when the caller already has it (a judge
+            reads several replies against the same material).
 
     Raises:
         MalformedVerdictError: the verdict has duplicate keys or non-finite numbers.
         AmbiguousVerdictError: no verdict of the grader's own, or several that differ.
     """
     objects = json_objects(reply)
-    echoes = material_verdicts(material, keys) if material else set()
+    if echoes is None:
+        echoes = material_verdicts(material, keys) if material else set()
     own: list[Found] = []
     set_aside = 0
     for found, is_quoted in zip(objects, quoted(reply, objects), strict=True):

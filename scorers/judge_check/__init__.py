@@ -7,7 +7,6 @@ from heedbench.scorers.judge_check.scorer import (
     judge_check_summary,
 )
 from heedbench.scorers.judge_check.stats import (
-    balanced_accuracy,
     consistency,
     exact,
     kappa,
@@ -24,7 +23,6 @@ __all__ = [
     "Interval",
     "Statistic",
     "Summary",
-    "balanced_accuracy",
     "bootstrap",
     "consistency",
     "exact",

@@ -81,11 +81,6 @@ def recall(pairs: Sequence[tuple[bool, bool]], label: bool) -> float:
     return fmean(pred == label for pred in chosen) if chosen else NAN
 
 
-def balanced_accuracy(pairs: Sequence[tuple[bool, bool]]) -> float:
-    """Mean of the recall of "yes" and of "no": an always-"yes" grader scores 0.5."""
-    return (recall(pairs, True) + recall(pairs, False)) / 2
-
-
 def consistency(verdicts: Sequence[Sequence[int]]) -> float:
     """Share of units judged at least twice whose verdicts were all the same."""
     repeated = [unit for unit in verdicts if len(unit) > 1]

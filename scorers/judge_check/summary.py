@@ -33,7 +33,7 @@ from heedbench.scorers.judge_check.bootstrap import (
     generator,
 )
 from heedbench.scorers.judge_check.cases import Case
-from heedbench.scorers.judge_check.injection import movement
+from heedbench.scorers.judge_check.injection import PUSHES, movement
 from heedbench.scorers.judge_check.thresholds import (
     BINARY_PARTS,
     GATES,
@@ -185,7 +185,7 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
     rows: list[tuple[str, int]] = []
     for case in cases:
         twin = by_record.get(case.twin or "")
-        if not case.adversarial or case.push not in ("lenient", "harsh") or twin is None:
+        if not case.adversarial or case.push not in PUSHES or twin is None:
             continue
         twin_units = {unit.key: unit for unit in twin.units}
         for unit in case.units:
@@ -193,7 +193,7 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
             if clean is None or clean.gold != unit.gold:
                 continue
             rows += [
-                (twin.record, movement(part.part, case.push, before, after))  # type: ignore[arg-type]
+                (twin.record, movement(part.part, case.push, before, after))
                 for before, after in zip(clean.preds, unit.preds, strict=False)
                 if before is not None and after is not None
             ]

@@ -179,7 +179,7 @@ def prefdisco_scorer(
             value=value,
             answer=response,
             explanation=text,
-            reason="grader_failed" if grader_failed else None,
+            reason=GRADER_FAILED if grader_failed else None,
             metadata={
                 "condition": run.condition,
                 "protocol": run.protocol,
