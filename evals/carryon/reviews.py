@@ -144,17 +144,20 @@ def _id(record: Any, where: str) -> str:
     return str(record["id"])
 
 
+def _grade(grade: Mapping[str, Any], field: str) -> Grade:
+    """A `{score, note}` object; `field` names it in an error."""
+    return Grade(
+        _score(grade.get("score"), f"{field}.score"), _note(grade.get("note"), f"{field}.note")
+    )
+
+
 def parse_raw_review(record: Any, where: str) -> RawReview:
     """One line of `review_a.jsonl` / `review_b.jsonl`."""
     record_id = _id(record, where)
     where = f"{where} (id {record_id!r})"
     grades: dict[str, Grade] = {}
     for name in CRITERIA:
-        grade = _object(record, name, where)
-        field = f"{where}, field '{name}'"
-        grades[name] = Grade(
-            _score(grade.get("score"), f"{field}.score"), _note(grade.get("note"), f"{field}.note")
-        )
+        grades[name] = _grade(_object(record, name, where), f"{where}, field '{name}'")
     weak = _object(record, "checklist", where).get("weak_items", [])
     if not isinstance(weak, list) or not all(isinstance(item, str) for item in weak):
         raise ReviewDataError(f"{where}, field 'checklist.weak_items': must be a list of ids")
@@ -194,11 +197,7 @@ def parse_adjudication(record: Any, where: str) -> Adjudication:
         after = {}
         for name in CRITERIA:
             grade = _object(after_map, name, f"{where}, field 'after'")
-            field = f"{where}, field 'after.{name}'"
-            after[name] = Grade(
-                _score(grade.get("score"), f"{field}.score"),
-                _note(grade.get("note"), f"{field}.note"),
-            )
+            after[name] = _grade(grade, f"{where}, field 'after.{name}'")
     sha = record.get("reviewed_sha256")
     if not isinstance(sha, str) or len(sha) != 64:
         raise ReviewDataError(f"{where}, field 'reviewed_sha256': must be a sha256 hex digest")

@@ -85,24 +85,30 @@ PAPER_MAX_TOKENS = {"model": 8192, "user": 4096, "grader": 4096}
 PROVIDER_USER_TOKENS = 512
 
 
-def evaluated_config(protocol: Protocol, sampling: Sampling) -> GenerateConfig:
-    """The evaluated model's settings, given to the Task (the command line's still win)."""
+def _config(
+    role: str, protocol: Protocol, sampling: Sampling, provider_tokens: int | None
+) -> GenerateConfig:
+    """A role's settings under the protocol's temperature.
+
+    Paper sampling: the reference's top-p and token limit; otherwise the provider's top-p and
+    `provider_tokens` (None: the provider's limit).
+    """
     paper = sampling == "paper"
     return GenerateConfig(
-        temperature=_TEMPERATURE[protocol]["model"],
-        top_p=PAPER_TOP_P["model"] if paper else None,
-        max_tokens=PAPER_MAX_TOKENS["model"] if paper else None,
+        temperature=_TEMPERATURE[protocol][role],
+        top_p=PAPER_TOP_P[role] if paper else None,
+        max_tokens=PAPER_MAX_TOKENS[role] if paper else provider_tokens,
     )
+
+
+def evaluated_config(protocol: Protocol, sampling: Sampling) -> GenerateConfig:
+    """The evaluated model's settings, given to the Task (the command line's still win)."""
+    return _config("model", protocol, sampling, None)
 
 
 def user_config(protocol: Protocol, sampling: Sampling) -> GenerateConfig:
     """The simulated user's own settings (a `--model-role user={...}` binding's still win)."""
-    paper = sampling == "paper"
-    return GenerateConfig(
-        temperature=_TEMPERATURE[protocol]["user"],
-        top_p=PAPER_TOP_P["user"] if paper else None,
-        max_tokens=PAPER_MAX_TOKENS["user"] if paper else PROVIDER_USER_TOKENS,
-    )
+    return _config("user", protocol, sampling, PROVIDER_USER_TOKENS)
 
 
 def grader_config(protocol: Protocol, sampling: Sampling | None = None) -> GenerateConfig:
@@ -110,9 +116,5 @@ def grader_config(protocol: Protocol, sampling: Sampling | None = None) -> Gener
 
     `sampling` unset: the protocol's own (`paper` for the paper protocol).
     """
-    paper = (sampling or DEFAULTS[protocol].sampling) == "paper"
-    return GenerateConfig(
-        temperature=_TEMPERATURE[protocol]["grader"],
-        top_p=PAPER_TOP_P["grader"] if paper else None,
-        max_tokens=PAPER_MAX_TOKENS["grader"] if paper else _GRADER_TOKENS[protocol],
-    )
+    chosen = sampling or DEFAULTS[protocol].sampling
+    return _config("grader", protocol, chosen, _GRADER_TOKENS[protocol])
