@@ -37,7 +37,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import Field
 
-from heedbench.calls import FailedCall, generate_reply
+from heedbench.calls import UNSCORED_REASON, FailedCall, generate_reply
 from heedbench.evals.prefdisco.dataset import PrefDiscoRecord, Variant, record_index, record_key
 from heedbench.roles import role_models
 from heedbench.solvers.prefdisco.profile import paper_profile, persona_profile, preference_profile
@@ -127,8 +127,8 @@ def failure_reason(failure: FailedCall | SilentUserError) -> str:
     overflowing or silent) is the instrument failing: `scoring_failed`.
     """
     if isinstance(failure, FailedCall) and failure.failure.role == "target":
-        return "refusal" if failure.failure.kind == "content_filter" else "no_response"
-    return "scoring_failed"
+        return "refusal" if failure.failure.kind == "content_filter" else UNSCORED_REASON["target"]
+    return UNSCORED_REASON["user"]
 
 
 def check_roles(
