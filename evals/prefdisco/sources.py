@@ -88,8 +88,16 @@ class Problem:
 
     def task_text(self) -> str:
         """The question followed by one "A. option" line per option."""
-        lines = [self.question] + [f"{label}. {text}" for label, text in self.options.items()]
-        return "\n".join(lines)
+        return (
+            "\n".join([self.question, option_lines(self.options)])
+            if self.options
+            else self.question
+        )
+
+
+def option_lines(options: Mapping[str, str]) -> str:
+    """One "A. option" line per option, as every prompt lists them."""
+    return "\n".join(f"{label}. {text}" for label, text in options.items())
 
 
 def _letters(count: int) -> list[str]:

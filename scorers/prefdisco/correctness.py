@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from inspect_ai.model import Model
 
-from heedbench.evals.prefdisco.sources import Problem
+from heedbench.evals.prefdisco.sources import Problem, option_lines
 from heedbench.jsonparse import get_key
 from heedbench.scorers.judge import Fence, judge
 from heedbench.scorers.judge.call import boolean, read_yes_no, text, verdict_schema
@@ -269,7 +269,7 @@ async def grade(
     structured: bool = True,
 ) -> Correctness:
     """Ask the grader whether the response's final answer matches the gold answer."""
-    options = "\n".join(f"{label}. {option}" for label, option in problem.options.items())
+    options = option_lines(problem.options)
     fence = Fence.over(response)
     prompt = CORRECTNESS.format(
         question=problem.question,

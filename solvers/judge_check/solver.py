@@ -23,7 +23,7 @@ from pydantic import Field
 from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.evals.prefdisco.dataset import Criterion
-from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, Problem
+from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, Problem, option_lines
 from heedbench.scorers.carryon.judge import (
     DEFAULT_HARM_RUBRIC,
     HarmRubric,
@@ -157,7 +157,7 @@ def correctness_problem(metadata: Mapping[str, Any]) -> Problem:
     """
     options = dict(metadata.get("options") or {})
     question = str(metadata["problem"]).rstrip()
-    listing = "\n".join(f"{label}. {text}" for label, text in options.items())
+    listing = option_lines(options)
     if options and question.endswith(listing):
         question = question.removesuffix(listing).rstrip()
     return Problem(
