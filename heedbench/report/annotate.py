@@ -41,7 +41,7 @@ from typing import Any
 
 from heedbench.evals.carryon import load_queries
 from heedbench.report import verdict_commands
-from heedbench.report.csv_files import read_rows, write_rows
+from heedbench.report.csv_files import NO, YES, read_rows, write_rows
 from heedbench.report.document import Table
 from heedbench.report.graded_units import conversation_text
 from heedbench.report.load import NoLogsError, load_runs, read_samples
@@ -67,8 +67,6 @@ WEAK = 3
 QUERY_COLUMNS = (
     "item", "category", "query", "intent", "checklist", *QUERY_CRITERIA, "note",
 )  # fmt: skip
-YES = {"yes", "y", "true", "1"}
-NO = {"no", "n", "false", "0"}
 NATURALNESS = (1, 2, 3, 4, 5)
 
 

@@ -9,6 +9,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+YES = frozenset({"yes", "y", "true", "1"})
+"""What a filled yes/no cell may say for yes (lower-cased)."""
+NO = frozenset({"no", "n", "false", "0"})
+"""What a filled yes/no cell may say for no (lower-cased)."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell starting with one of these is a formula to a spreadsheet: model text is untrusted."""
+
+
+def inert(text: str) -> str:
+    """Text a spreadsheet shows as text: a leading apostrophe before a formula start."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
 
 def write_rows(path: Path, columns: Sequence[str], rows: Iterable[Mapping[str, Any]]) -> int:
     """Write the rows under `columns` (a missing cell empty); return how many were written."""

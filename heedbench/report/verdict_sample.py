@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from heedbench.report.csv_files import read_rows, write_rows
+from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
 from heedbench.report.graded_units import KINDS, GradedSample, Kind, Unit
 from heedbench.seeding import sample_seed
 
@@ -51,8 +51,6 @@ ANSWERS: dict[Kind, str] = {
     "criterion": "1-5",
     "correctness": "yes / no",
 }
-YES = frozenset({"yes", "y", "true", "1"})
-NO = frozenset({"no", "n", "false", "0"})
 
 
 class LabelError(Exception):
@@ -251,15 +249,6 @@ def _allocation(
 
 
 # -- the annotators' file -----------------------------------------------------------------------
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""A cell starting with one of these is a formula to a spreadsheet: model text is untrusted."""
-
-
-def inert(text: str) -> str:
-    """Text a spreadsheet shows as text: a leading apostrophe before a formula start."""
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def annotation_rows(chosen: Sequence[tuple[GradedSample, Unit]], seed: int) -> list[dict[str, str]]:
