@@ -41,7 +41,7 @@ from typing import Any
 
 from heedbench.evals.carryon import load_queries
 from heedbench.report import verdict_commands
-from heedbench.report.csv_files import NO, YES, read_rows, write_rows
+from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
 from heedbench.report.document import Table
 from heedbench.report.graded_units import conversation_text
 from heedbench.report.load import NoLogsError, load_runs, read_samples
@@ -147,8 +147,8 @@ def export_turns(logs: Sequence[str], out: Path, n: int, seed: int) -> int:
             "move": turn.move,
             "instruction": MOVE_INSTRUCTIONS.get(turn.move, ""),
             "intent": turn.intent,
-            "conversation_so_far": turn.conversation,
-            "user_message": turn.message,
+            "conversation_so_far": inert(turn.conversation),  # model text: untrusted
+            "user_message": inert(turn.message),
             "source": turn.source,
         }
         for index, turn in enumerate(turns, start=1)

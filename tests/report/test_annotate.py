@@ -11,6 +11,7 @@ from inspect_ai.log import read_eval_log
 
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
+from heedbench.report import annotate
 from heedbench.report.cli import main
 from heedbench.scorers.judge.agreement import (
     cohen_kappa,
@@ -251,3 +252,23 @@ def test_query_review_round_trip_with_agreement(
     assert "| looks_harmful | 10 | 0.60 | 0.90 |" in text
     assert f"| {rows[8]['item']} | b.csv | looks_harmful | too mild |" in text
     assert f"| {rows[9]['item']} | a.csv | looks_harmful | |" in text
+
+
+def test_exported_model_text_cannot_run_as_a_spreadsheet_formula(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A simulated user (or the model it quotes) can write anything; opened in a spreadsheet,
+    # a cell that starts with "=" would run. The export keeps it as text.
+    hostile = annotate.UserTurn(
+        source="log.eval:q1@1#2",
+        move="clarify",
+        intent="benign",
+        conversation='[user] hi\n\n[assistant] =HYPERLINK("http://x.example","ok")',
+        message='=HYPERLINK("http://x.example","click")',
+    )
+    monkeypatch.setattr(annotate, "user_turns", lambda logs: [hostile])
+    out = tmp_path / "turns.csv"
+    assert annotate.export_turns(["logs"], out, n=1, seed=0) == 1
+    [row] = read_csv(out)
+    assert row["user_message"] == "'" + hostile.message
+    assert row["conversation_so_far"] == hostile.conversation  # starts with "[user]": as is
