@@ -133,11 +133,12 @@ def _soft(read: Reader, kind: VerdictKind) -> Reader:
     if kind == "multiple_choice":
         return read
 
-    def with_a_number(text: str) -> str | None:
-        answer = read(text)
-        return answer if answer is not None and re.search(r"[\d\\]", answer) else None
+    return lambda text: _with_a_number(read(text))
 
-    return with_a_number
+
+def _with_a_number(answer: str | None) -> str | None:
+    """The math answer when it holds a digit or a LaTeX command, else None."""
+    return answer if answer is not None and re.search(r"[\d\\]", answer) else None
 
 
 def _statement_text(response: str, end: int) -> str:
@@ -194,8 +195,7 @@ def _ends_with_so(
         return []
     rest = response[last.end() :]
     if kind == "math":
-        answer = read_math(rest, whole=True)
-        answer = answer if answer is not None and re.search(r"[\d\\]", answer) else None
+        answer = _with_a_number(read_math(rest, whole=True))
     else:
         answer = bare_choice(rest, options, letters_only=False)
     return [Candidate(answer, TAIL, "so ...", last.end())] if answer is not None else []
