@@ -16,6 +16,7 @@ criteria (w / Σw each). Units the grader left unjudged make the sample's headli
 so such a sample has no graded sample of that kind, just as it has no headline value.
 """
 
+import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -265,15 +266,27 @@ def _carryon(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> l
 
 def _record(metadata: Mapping[str, Any]) -> Any:
     """The sample's PrefDisco record (for the criterion texts), or None if it cannot be read."""
+    if "source" not in metadata or "problem_id" not in metadata:
+        return None
+    load = (metadata.get("variant", "1k"), metadata.get("data"), metadata.get("revision"))
+    index = _index(str(metadata["source"]), *(None if v is None else str(v) for v in load))
+    return (
+        None if index is None else index.get(record_key(metadata["source"], metadata["problem_id"]))
+    )
+
+
+@functools.cache
+def _index(
+    source: str, variant: str | None, data: str | None, revision: str | None
+) -> Mapping[str, Any] | None:
+    """One source's records, or None when they cannot be loaded (tried once per process).
+
+    The export still works without the texts and says they are missing; a failed load (the
+    hub offline, say) is not retried for every sample.
+    """
     try:
-        index = record_index(
-            [metadata["source"]],
-            metadata.get("variant", "1k"),
-            metadata.get("data"),
-            metadata.get("revision"),
-        )
-        return index.get(record_key(metadata["source"], metadata["problem_id"]))
-    except Exception:  # the export still works without the texts; it says they are missing
+        return record_index([source], variant or "1k", data, revision)  # type: ignore[arg-type]
+    except Exception:
         return None
 
 
@@ -326,6 +339,7 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
     cluster = f"{row['metadata'].get('source', '')}/{row['metadata'].get('problem_id', row['id'])}"
     response = str(score.get("answer") or "")
     record = _record(row["metadata"]) if with_text else None
+    problem = _problem_text(record) if with_text else ""
     found: list[GradedSample] = []
     scores, weights = _criterion_verdicts(metadata)
     total = sum(weights.values())
@@ -338,7 +352,7 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
                 weight=weights[name] / total,
                 shown=(
                     {
-                        "context": _problem_text(record),
+                        "context": problem,
                         "response": response,
                         "judge": _criterion_text(record, name),
                     }
@@ -358,7 +372,7 @@ def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) ->
             weight=1.0,
             shown=(
                 {
-                    "context": _problem_text(record),
+                    "context": problem,
                     "response": response,
                     "judge": f"Gold answer: {correctness.get('gold', '?')}. Does the "
                     "response's final answer match it?",
