@@ -32,6 +32,7 @@ from inspect_ai.model import (
     get_model,
 )
 from inspect_ai.solver import TaskState
+from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import collect
 
 T = TypeVar("T")
@@ -114,6 +115,8 @@ async def generate_checked(
     config: GenerateConfig | None = None,
     cache: bool | CachePolicy | None = None,
     attempts: int = CALL_ATTEMPTS,
+    tools: Sequence[ToolInfo] = (),
+    tool_choice: ToolChoice | None = None,
 ) -> ModelOutput:
     """`model.generate`, returning only the model's own reply.
 
@@ -125,6 +128,8 @@ async def generate_checked(
         cache: Inspect cache policy (None: the model's configured default). Repeated attempts
             bypass the cache, so a cached glitch is not served again.
         attempts: tries for a glitch (see the module table).
+        tools: tools offered to the model (a grader's `submit_verdict`).
+        tool_choice: which tool the model must call, if any.
 
     Raises:
         FailedCall: the provider blocked the call or the input overflowed the context window.
@@ -134,12 +139,13 @@ async def generate_checked(
     failure: CallFailure | None = None
     for attempt in range(1, attempts + 1):
         settings = config or GenerateConfig()
+        offered, forced = list(tools), tool_choice
         if attempt > 1:
-            output = await model.generate(prompt, config=settings, cache=False)
+            output = await model.generate(prompt, offered, forced, settings, cache=False)
         elif cache is None:
-            output = await model.generate(prompt, config=settings)
+            output = await model.generate(prompt, offered, forced, settings)
         else:
-            output = await model.generate(prompt, config=settings, cache=cache)
+            output = await model.generate(prompt, offered, forced, settings, cache=cache)
         failure = call_failure(output, role)
         if failure is None:
             return output

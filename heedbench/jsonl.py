@@ -5,6 +5,8 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from pydantic import BaseModel, ValidationError
+
 T = TypeVar("T")
 
 
@@ -72,3 +74,38 @@ def reject_duplicates(
         first_seen[item_key] = first_label(where)
         kept.append(item)
     return kept
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def first_problem(error: ValidationError) -> str:
+    """`field: message` for the first problem pydantic found (the field path dotted)."""
+    detail = error.errors()[0]
+    where = ".".join(str(part) for part in detail["loc"])
+    return f"field '{where}': {detail['msg']}" if where else detail["msg"]
+
+
+def read_models(path: Path, model: type[M], error: type[ValueError]) -> list[M]:
+    """Every record of a JSONL file validated as `model`, ids unique where it has an `id`.
+
+    Raises:
+        error: as `jsonl_records`, or a record that breaks the schema, in one line naming
+            file, record (and its id when it has one) and field.
+    """
+    records: list[tuple[str, M]] = []
+    for _, where, value in jsonl_records(path, error):
+        named = f"{where} ({value['id']})" if isinstance(value, dict) and "id" in value else where
+        try:
+            records.append((named, model.model_validate(value)))
+        except ValidationError as problem:
+            raise error(f"{named}: {first_problem(problem)}") from None
+    if "id" not in model.model_fields:
+        return [record for _, record in records]
+    return reject_duplicates(
+        records,
+        key=lambda record: str(record.id),  # type: ignore[attr-defined]
+        duplicate=lambda where, key, first: error(
+            f"{where}: duplicate id {key!r} (first at {first})"
+        ),
+    )

@@ -10,9 +10,11 @@ import difflib
 import inspect
 import math
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from heedbench.errors import InputError
+
+Name = TypeVar("Name", bound=str)
 
 _TRUE = "true"
 _FALSE = "false"
@@ -95,12 +97,13 @@ def flag(name: str, value: Any) -> bool:
     raise _fail(name, "true or false", value)
 
 
-def one_of(name: str, value: Any, allowed: Iterable[str]) -> str:
-    """One of the allowed names (exact match)."""
+def one_of(name: str, value: Any, allowed: Iterable[Name]) -> Name:
+    """One of the allowed names (exact match), typed as they are (a `Literal`'s values)."""
     choices = tuple(allowed)
-    if not isinstance(value, str) or value not in choices:
-        raise _fail(name, f"one of {', '.join(choices)}", value)
-    return value
+    for choice in choices:
+        if isinstance(value, str) and value == choice:
+            return choice
+    raise _fail(name, f"one of {', '.join(choices)}", value)
 
 
 def optional_text(name: str, value: Any) -> str | None:

@@ -13,12 +13,15 @@ from typing import Any, Literal
 
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.tool import ToolFunction
 
 from heedbench.evals.choice import choice_dataset
 from heedbench.preference import rank_map
 
 Reply = Callable[[str], str]
 """Whole prompt text (messages joined by newlines) -> the model's reply."""
+RichReply = Callable[[str], "str | ModelOutput"]
+"""As `Reply`, or a whole `ModelOutput` (prose beside a tool call, a stop reason, an error)."""
 
 _FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", re.MULTILINE)
 _RANGE = re.compile(r"from (\d+) to (\d+)")
@@ -41,22 +44,43 @@ CHARS_PER_TOKEN = 4
 """Rough characters per token of English text, for estimated usage."""
 
 
+def as_tool_call(name: str, content: str, tool: str) -> ModelOutput:
+    """A reply to a call that forces `tool`: a JSON object reply becomes the call's arguments.
+
+    Anything else stays text, as from a model that ignores the tool, so the same scripted
+    grader serves every verdict channel.
+    """
+    try:
+        arguments = json.loads(content)
+    except ValueError:
+        arguments = None
+    if not isinstance(arguments, dict):
+        return ModelOutput.from_content(model=name, content=content)
+    return ModelOutput.for_tool_call(model=name, tool_name=tool, tool_arguments=arguments)
+
+
 def scripted_model(
-    reply: Reply, name: str = "scripted", usage: Literal["fixed", "chars"] = "fixed"
+    reply: RichReply, name: str = "scripted", usage: Literal["fixed", "chars"] = "fixed"
 ) -> Model:
     """A mockllm model whose reply is a function of the prompt.
 
-    Every output carries token usage, so mockllm never downloads a tokenizer (offline-safe):
-    a fixed 90 in / 8 out, or (`usage="chars"`) an estimate from the text that crosses the
-    call, characters / 4, for cost benchmarks.
+    When the call forces a tool (a grader's `submit_verdict`), a reply that is one JSON object
+    is sent as that tool's call (`as_tool_call`). Every output carries token usage, so mockllm
+    never downloads a tokenizer (offline-safe): a fixed 90 in / 8 out, or (`usage="chars"`)
+    an estimate from the text that crosses the call, characters / 4, for cost benchmarks.
     """
 
     def output(
         messages: list[ChatMessage], tools: Any, tool_choice: Any, config: GenerateConfig
     ) -> ModelOutput:
         prompt = "\n".join(message.text for message in messages)
-        content = reply(prompt)
-        result = ModelOutput.from_content(model=name, content=content)
+        answer = reply(prompt)
+        if isinstance(answer, ModelOutput):
+            result, content = answer, answer.completion
+        elif isinstance(tool_choice, ToolFunction):
+            result, content = as_tool_call(name, answer, tool_choice.name), answer
+        else:
+            result, content = ModelOutput.from_content(model=name, content=answer), answer
         tokens_in, tokens_out = 90, 8
         if usage == "chars":
             tokens_in = len(prompt) // CHARS_PER_TOKEN + 1

@@ -94,9 +94,12 @@ def scripted_grader(prompt: str) -> str:
         return json.dumps({"harm": int(found.group(1)) if found else 1, "reason": "scripted"})
     item = _ITEM.search(asked)
     if item is not None:
-        return json.dumps({"fulfilled": _positions()[item.group(1)] in covered})
+        fulfilled = _positions()[item.group(1)] in covered
+        return json.dumps({"evidence": "scripted", "fulfilled": fulfilled})
     numbers = [int(n) for n in _NUMBERED.findall(asked)]
-    return json.dumps({"fulfilled": {str(n): n in covered for n in numbers}})
+    return json.dumps(
+        {"evidence": "scripted", "fulfilled": {str(n): n in covered for n in numbers}}
+    )
 
 
 def _revealed(prompt: str) -> bool:

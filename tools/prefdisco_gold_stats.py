@@ -53,7 +53,9 @@ RUBRIC_KEYS = {
     "id", "source", "task", "response", "kind", "attack", "injection_target", "push", "twin",
     "criteria", "note",
 }  # fmt: skip
-CRITERION_KEYS = {"preference", "description", "levels", "value", "justification", "score", "note"}
+CRITERION_KEYS = {
+    "preference", "description", "levels", "value", "justification", "importance", "score", "note",
+}  # fmt: skip
 CORRECTNESS_KEYS = {
     "id", "source", "problem", "options", "gold", "response", "correct", "kind", "attack",
     "injection_target", "push", "twin", "note",
@@ -230,6 +232,8 @@ def validate_rubric(records: list[Record], problems: Problems) -> None:
             if criterion.get("value") not in ("1", "2", "3", "4", "5"):
                 problems.add(c_at, "value", "must be a string '1'-'5'")
             check_levels(criterion, c_at, problems)
+            if not is_score(criterion.get("importance")):
+                problems.add(c_at, "importance", "must be an integer 1-5")
             if is_score(criterion.get("score")):
                 scores.append(criterion["score"])
             else:

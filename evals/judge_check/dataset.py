@@ -199,6 +199,7 @@ def _rubric(record: Mapping[str, Any], where: str) -> Sample:
                 },
                 "value": str(criterion.get("value", "")),
                 "justification": str(criterion.get("justification") or ""),
+                "importance": _scale(criterion.get("importance"), "importance", c_where),
                 "score": _scale(criterion.get("score"), "score", c_where),
             }
         )

@@ -19,6 +19,7 @@ from heedbench.evals.judge_check.dataset import carryon_cases, prefdisco_cases
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.carryon.judge import DEFAULT_HARM_RUBRIC, HarmRubric
 from heedbench.scorers.carryon.scorer import GRADER_CONFIG as CARRYON_GRADER
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
 from heedbench.solvers.judge_check import judge_check_solver
 from heedbench.solvers.judge_check.solver import CheckMode
@@ -65,7 +66,7 @@ def carryon_judge_check(
     part: str = "all",
     judge: str = "per_item",
     subset: str = "all",
-    structured_verdicts: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     data: str | None = None,
     harm_rubric: str = DEFAULT_HARM_RUBRIC,
     **unknown: Any,
@@ -78,7 +79,8 @@ def carryon_judge_check(
             ways and reports how far the two modes agree).
         subset: all cases, the adversarial ones (with their clean twins, which the
             injection effect is measured against), or only the clean ones.
-        structured_verdicts: ask for structured output, as the benchmark does by default.
+        verdict: the verdict channel to check the grader in, as the benchmark's
+            `-T verdict`: schema (default), tool or text.
         data: a folder with your own carryon_checklist.jsonl / carryon_harm.jsonl.
         harm_rubric: the carryon harm rubric to check the grader on, as `carryon`'s
             `-T harm_rubric`: policy (default) or v2.
@@ -90,13 +92,13 @@ def carryon_judge_check(
     params.one_of("harm_rubric", harm_rubric, HARM_RUBRICS)
     params.one_of("judge", judge, ("per_item", "batched", "both"))
     params.one_of("subset", subset, SUBSETS)
-    structured = params.flag("structured_verdicts", structured_verdicts)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     dataset = _subset(carryon_cases(params.optional_text("data", data), part), subset)
     return Task(
         dataset=dataset,
         solver=judge_check_solver(
             mode=cast(CheckMode, judge),
-            structured=structured,
+            channel=channel,
             config=CARRYON_GRADER,
             harm_rubric=cast(HarmRubric, harm_rubric),
         ),
@@ -107,6 +109,7 @@ def carryon_judge_check(
         metadata={
             "family": "carryon_judge_check",
             "harm_rubric": harm_rubric,
+            "verdict": channel,
             "dataset_ids": [sample.id for sample in dataset],
         },
     )
@@ -118,7 +121,7 @@ def prefdisco_judge_check(
     part: str = "all",
     judge: str = "per_criterion",
     subset: str = "all",
-    structured_verdicts: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     data: str | None = None,
     **unknown: Any,
 ) -> Task:
@@ -131,7 +134,8 @@ def prefdisco_judge_check(
             both ways and reports how far the two modes agree); rubric cases only.
         subset: all cases, the adversarial ones (with their clean twins, which the
             injection effect is measured against), or only the clean ones.
-        structured_verdicts: ask for structured output, as the benchmark does by default.
+        verdict: the verdict channel to check the grader in, as the benchmark's
+            `-T verdict`: schema (default), tool or text.
         data: a folder with your own prefdisco_rubric.jsonl / prefdisco_correctness.jsonl.
         **unknown: refused: a parameter the task does not have is an error.
     """
@@ -140,15 +144,13 @@ def prefdisco_judge_check(
     params.one_of("part", part, PREFDISCO_PARTS)
     params.one_of("judge", judge, ("per_criterion", "batched", "both"))
     params.one_of("subset", subset, SUBSETS)
-    structured = params.flag("structured_verdicts", structured_verdicts)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     dataset = _subset(prefdisco_cases(params.optional_text("data", data), part), subset)
     mode = "per_item" if judge == "per_criterion" else judge
     settings = grader_config("paper")
     return Task(
         dataset=dataset,
-        solver=judge_check_solver(
-            mode=cast(CheckMode, mode), structured=structured, config=settings
-        ),
+        solver=judge_check_solver(mode=cast(CheckMode, mode), channel=channel, config=settings),
         scorer=judge_check_scorer(),
         epochs=Epochs(1, judge_check_epochs()),
         # the grader under test is the evaluated model: it gets the benchmark's grader
@@ -158,6 +160,7 @@ def prefdisco_judge_check(
         headline_metric=headline("correctness_kappa" if part == "correctness" else "score_qwk"),
         metadata={
             "family": "prefdisco_judge_check",
+            "verdict": channel,
             "dataset_ids": [sample.id for sample in dataset],
         },
     )

@@ -25,7 +25,7 @@ def judged_on(metadata: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
     if part == "rubric":
         criteria = tuple(
             (c["preference"], c["description"], tuple(sorted(c["levels"].items())), c["value"],
-             c["justification"])
+             c["justification"], c["importance"])
             for c in metadata["criteria"]
         )  # fmt: skip
         return (("task", metadata["task"]), ("criteria", criteria))

@@ -26,6 +26,7 @@ from heedbench.evals.carryon.dataset import SAFETY_CATEGORIES
 from heedbench.evals.pipelines.logs import BuiltSample, read_build_samples
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.pipelines.checks import candidates_built, checklist_built
 from heedbench.solvers.pipelines.carryon_steps import (
     EXTRACTOR,
@@ -107,7 +108,7 @@ def carryon_candidates(
     data: str | None = None,
     generators: str = "generator",
     category: str = CATEGORY_ALL,
-    structured_output: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """CarryOn build, step 1: generator answers (intent known) and their candidate items.
@@ -119,8 +120,8 @@ def carryon_candidates(
         generators: comma-separated generator role names, each bound with
             `--model-role <name>=<provider/model>` (default: one role, `generator`).
         category: only queries of this safety category, or all.
-        structured_output: ask the extractor for structured output (a strict JSON schema);
-            false for a provider that rejects response schemas.
+        verdict: how the role model gives its JSON reply: schema (a strict response schema;
+            default), tool (a forced submit_verdict tool call) or text (one JSON object).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("carryon_candidates", unknown, carryon_candidates)
@@ -129,7 +130,7 @@ def carryon_candidates(
         raise params.ParameterError("-T data: name the JSONL file of queries to build for")
     roles = role_list("generators", generators)
     category = params.one_of("category", category, (*SAFETY_CATEGORIES, CATEGORY_ALL))
-    structured = params.flag("structured_output", structured_output)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     check_roles_at_build(
         (*roles, EXTRACTOR), allow_evaluated_model=False, task="carryon_candidates"
     )
@@ -141,7 +142,7 @@ def carryon_candidates(
     samples = [Sample(id=q["id"], input=q["query"], metadata={"query": q}) for q in queries]
     return Task(
         dataset=MemoryDataset(samples, name="carryon_build_queries", location=data),
-        solver=answer_and_extract(roles, structured),
+        solver=answer_and_extract(roles, channel),
         scorer=candidates_built(),
         version="1.0.0",
         metadata={"family": "build", "pipeline": "carryon", "step": "candidates",
@@ -203,7 +204,7 @@ def gather_extractions(
 def carryon_checklist(
     *,
     candidates: str | None = None,
-    structured_output: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """CarryOn build, step 2: merge every generator's candidates and refine the checklist.
@@ -213,12 +214,13 @@ def carryon_checklist(
     Args:
         candidates: comma-separated `carryon_candidates` log files or folders (one run with
             several generators, or one run per generator model).
-        structured_output: ask the merger for structured output (a strict JSON schema).
+        verdict: how the role model gives its JSON reply: schema (a strict response schema;
+            default), tool (a forced submit_verdict tool call) or text (one JSON object).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("carryon_checklist", unknown, carryon_checklist)
     paths = path_list("candidates", candidates)
-    structured = params.flag("structured_output", structured_output)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     check_roles_at_build((MERGER,), allow_evaluated_model=False, task="carryon_checklist")
     gathered, missing = gather_extractions(read_build_samples(paths, (CANDIDATES_TASK,)))
     if not gathered:
@@ -235,7 +237,7 @@ def carryon_checklist(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="carryon_build_candidates"),
-        solver=merge_and_refine(structured),
+        solver=merge_and_refine(channel),
         scorer=checklist_built(),
         version="1.0.0",
         metadata={"family": "build", "pipeline": "carryon", "step": "checklist",

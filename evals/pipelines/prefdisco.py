@@ -24,6 +24,7 @@ from heedbench.evals.pipelines.logs import newest, read_build_samples
 from heedbench.evals.pipelines.problems import HUB, HUB_SOURCES, draw_problems, read_rows
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.judge.call import JudgementError
 from heedbench.scorers.pipelines.checks import persona_built, profile_built
 from heedbench.solvers.pipelines.prefdisco_checks import (
@@ -48,7 +49,7 @@ class PrefDiscoBuildError(InputError):
 
 @task
 def prefdisco_personas(
-    *, count: int = 10, seed: int = 0, structured_output: bool = True, **unknown: Any
+    *, count: int = 10, seed: int = 0, verdict: str = DEFAULT_CHANNEL, **unknown: Any
 ) -> Task:
     """PrefDisco build, step 1: a persona library (role `generator`).
 
@@ -56,13 +57,14 @@ def prefdisco_personas(
         count: personas to write; ask for more than the library needs, since near-duplicates
             are rejected when step 2 reads them (the release's library holds 100).
         seed: seed of the starting points (age, region, field, Big Five scores).
-        structured_output: ask for structured output (a strict JSON schema).
+        verdict: how the role model gives its JSON reply: schema (a strict response schema;
+            default), tool (a forced submit_verdict tool call) or text (one JSON object).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("prefdisco_personas", unknown, prefdisco_personas)
     count = params.integer("count", count, low=1)
     seed = params.integer("seed", seed)
-    structured = params.flag("structured_output", structured_output)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     check_roles_at_build((GENERATOR,), allow_evaluated_model=False, task="prefdisco_personas")
     samples = [
         Sample(id=f"persona_s{seed}_{k:03d}", input=f"persona {k}", metadata={"brief": brief})
@@ -70,7 +72,7 @@ def prefdisco_personas(
     ]
     return Task(
         dataset=MemoryDataset(samples, name="prefdisco_build_personas"),
-        solver=write_persona(structured),
+        solver=write_persona(channel),
         scorer=persona_built(),
         version="1.0.0",
         metadata={"family": "build", "pipeline": "prefdisco", "step": "personas"},
@@ -137,7 +139,7 @@ def prefdisco_profiles(
     expertise_max: int = 3,
     seed: int | None = None,
     diversity: float = DEFAULT_DIVERSITY,
-    structured_output: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """PrefDisco build, step 2: preference profiles and rubrics per problem × persona.
@@ -161,7 +163,8 @@ def prefdisco_profiles(
         seed: seed of the problem draw and persona assignment (default: the release's seed
             for the source).
         diversity: word overlap at which a persona counts as a near-duplicate (0–1).
-        structured_output: ask for structured output (strict JSON schemas).
+        verdict: how the role model gives its JSON reply: schema (a strict response schema;
+            default), tool (a forced submit_verdict tool call) or text (one JSON object).
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("prefdisco_profiles", unknown, prefdisco_profiles)
@@ -181,7 +184,7 @@ def prefdisco_profiles(
     high = params.integer("expertise_max", expertise_max, low=low, high=dimensions)
     seed = HUB_SOURCES[source].seed if seed is None else params.integer("seed", seed)
     diversity = params.number("diversity", diversity, low=0.0, high=1.0)
-    structured = params.flag("structured_output", structured_output)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     check_roles_at_build((GENERATOR,), allow_evaluated_model=False, task="prefdisco_profiles")
 
     candidates, failed = read_library(paths)
@@ -218,7 +221,7 @@ def prefdisco_profiles(
     ]
     return Task(
         dataset=MemoryDataset(samples, name=f"prefdisco_build_{source}"),
-        solver=profile_and_rubric(dimensions, (low, high), structured),
+        solver=profile_and_rubric(dimensions, (low, high), channel),
         scorer=profile_built(),
         version="1.0.0",
         metadata={

@@ -31,6 +31,7 @@ from heedbench.evals.prefdisco.dataset import (
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
 from heedbench.roles import check_roles_at_build
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.prefdisco.correctness import CorrectnessMode
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
@@ -182,7 +183,7 @@ def prefdisco(
     max_problems: int | None = None,
     seed: int | None = None,
     allow_self_roles: bool = False,
-    structured_verdicts: bool = True,
+    verdict: str = DEFAULT_CHANNEL,
     grader_prompt: str | None = None,
     user_format: str | None = None,
     sampling: str | None = None,
@@ -235,8 +236,9 @@ def prefdisco(
             `problem_{i}_{persona_id}`, one per persona variant.
         seed: the draw's seed (needs max_problems; default 42, the reference's).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
-        structured_verdicts: ask the grader for structured output (a JSON schema) for every
-            verdict; set false for a provider that rejects response schemas.
+        verdict: how the grader gives each verdict: schema (a strict response schema; default),
+            tool (a forced submit_verdict tool call, for servers with tools but no schemas) or
+            text (a reply that is exactly one JSON object, for models with neither).
         grader_prompt: the PrefAlign grader's prompt: paper (the reference's: a system message
             asking for valid JSON, its instruction list, the score before the justification)
             or anchored (heedbench's earlier prompt: justification first, with scale anchors).
@@ -271,7 +273,7 @@ def prefdisco(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
     )
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
-    structured_verdicts = params.flag("structured_verdicts", structured_verdicts)
+    channel = params.one_of("verdict", verdict, CHANNELS)
     strict = params.flag("strict", strict)
     max_problems = params.optional_integer("max_problems", max_problems, low=1)
     seed = params.optional_integer("seed", seed, low=0)
@@ -316,7 +318,7 @@ def prefdisco(
             judge_mode=cast(JudgeMode, judge),
             correctness_mode=cast(CorrectnessMode, correctness),
             allow_self_roles=allow_self_roles,
-            structured=structured_verdicts,
+            verdict=channel,
             protocol=cast(Protocol, protocol),
             grader_prompt=switches.grader_prompt,
             sampling=switches.sampling,
@@ -339,6 +341,7 @@ def prefdisco(
             "fixed_questions": fixed_questions,
             "judge": judge,
             "correctness": correctness,
+            "verdict": channel,
             "strict": strict,
             "max_problems": max_problems,
             "seed": draw_seed if max_problems is not None else None,

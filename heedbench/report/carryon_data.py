@@ -2,7 +2,7 @@
 
 A *variant* is a model under one setting of everything that changes the measurement: the
 task parameters other than `condition` and the failure-mode thresholds (judge mode, flows per
-query, longest flow, category, seed, structured verdicts, data, revision, split) and the
+query, longest flow, category, seed, verdict channel, data, revision, split) and the
 models bound to the `user` and `grader` roles. Every row and series of the carryon section is
 one variant; runs of one variant that hold different conditions (a `turn1` run and a `bc`
 run, say) are read together, and two settings of one model are never pooled.

@@ -74,6 +74,15 @@ def _verdict(statistic: Statistic) -> str:
     return text
 
 
+def _named(summary: Summary, name: str) -> str:
+    """A failed gate's name; for the unjudged share, with how much and the commonest reason."""
+    statistic = summary.get(name)
+    if statistic is None or not name.endswith("_unjudged"):
+        return name
+    reason = summary.unjudged_reason.get(statistic.part, "")
+    return f"{name} ({statistic.value:.0%} of verdicts unreadable: {reason})"
+
+
 def overall(summary: Summary) -> str:
     """One line on a run: what failed, what the data could not decide, what was not measured.
 
@@ -90,7 +99,7 @@ def overall(summary: Summary) -> str:
         )
     )
     if failed:
-        line = "fails " + ", ".join(failed)
+        line = "fails " + ", ".join(_named(summary, name) for name in failed)
     elif undecided:
         line = "fails no gate"
     elif missing:

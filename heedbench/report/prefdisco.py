@@ -2,7 +2,7 @@
 
 Every row, series and summary line belongs to one model under one *setting*: the task
 parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
-fixed_questions, user_type, correctness, structured_verdicts, data, revision, variant,
+fixed_questions, user_type, correctness, verdict, data, revision, variant,
 max_problems, seed, and the switches grader_prompt, user_format, sampling). Runs of a model
 that differ in anything else (the condition they ran, `source`, `strict`, `allow_self_roles`)
 are pooled into its row; runs that differ in a setting never are. A setting is named by
@@ -52,7 +52,7 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "fixed_questions": None,
     "user_type": "passive",
     "correctness": "deterministic",
-    "structured_verdicts": True,
+    "verdict": "schema",
     "data": None,
     "revision": None,
     "variant": "1k",

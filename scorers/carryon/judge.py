@@ -16,24 +16,27 @@ from typing import Any, Literal
 from inspect_ai.model import GenerateConfig, Model
 
 from heedbench.evals.carryon.dataset import ChecklistItem
-from heedbench.jsonparse import get_key
 from heedbench.scorers.carryon.prompts import (
     BATCHED,
+    BATCHED_EXAMPLE,
+    HARM_EXAMPLE,
     HARM_POLICY,
     HARM_V2,
+    ITEM_EXAMPLE,
     NO_LATER_MESSAGES,
     PER_ITEM,
 )
-from heedbench.scorers.judge import Fence, RubricJudgement, judge, judge_each, judge_table
-from heedbench.scorers.judge.call import (
-    boolean,
-    rating,
-    read_scale,
-    read_yes_no,
-    table,
-    text,
-    verdict_schema,
+from heedbench.scorers.judge import (
+    DEFAULT_CHANNEL,
+    Fence,
+    RubricJudgement,
+    VerdictChannel,
+    judge,
+    judge_each,
+    judge_table,
+    reply_instruction,
 )
+from heedbench.scorers.judge.call import boolean, rating, table, text, verdict_schema
 
 BenUtilMode = Literal["per_item", "batched"]
 HarmRubric = Literal["policy", "v2"]
@@ -64,14 +67,9 @@ def fulfilled_ids(judgement: RubricJudgement[bool]) -> set[str] | None:
     return {item for item, fulfilled in judgement.values.items() if fulfilled}
 
 
-def read_bool(value: Any) -> bool:
-    """A yes/no verdict on one checklist item; JudgementError otherwise."""
-    return read_yes_no(value, "fulfilled")
-
-
 def read_verdict(found: dict[str, Any]) -> bool:
-    """The verdict of a one-item judgement: {"fulfilled": true|false}."""
-    return read_bool(get_key(found, "fulfilled"))
+    """The verdict of a one-item judgement: {"fulfilled": true|false} (schema-checked)."""
+    return bool(found["fulfilled"])
 
 
 def batched_schema(items: int) -> Any:
@@ -85,13 +83,24 @@ def batched_schema(items: int) -> Any:
     )
 
 
+def item_prompt(question: str, response: str, channel: VerdictChannel = DEFAULT_CHANNEL) -> str:
+    """The per-item Ben-Util prompt: does `response` provide what checklist item `question` asks?"""
+    fence = Fence.over(response)
+    return PER_ITEM.format(
+        reply=reply_instruction(channel, ITEM_EXAMPLE),
+        question=question,
+        fence=fence.announcement,
+        response=fence.block(RESPONSE_LABEL, response),
+    )
+
+
 async def judge_checklist(
     grader: Model,
     checklist: Sequence[ChecklistItem],
     response: str,
     mode: BenUtilMode = "per_item",
     *,
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     config: GenerateConfig | None = None,
 ) -> RubricJudgement[bool]:
     """Which checklist items `response` fulfils, by the grader: item id → fulfilled.
@@ -100,35 +109,31 @@ async def judge_checklist(
     grader settings to the model under test); the scorer's grader carries its own.
     """
     if mode == "per_item":
-        prompts = {}
-        for item in checklist:
-            fence = Fence.over(response)
-            prompts[item.id] = PER_ITEM.format(
-                question=item.question,
-                fence=fence.announcement,
-                response=fence.block(RESPONSE_LABEL, response),
-            )
         return await judge_each(
             grader,
-            prompts,
+            {item.id: item_prompt(item.question, response, channel) for item in checklist},
             read_verdict,
-            keys=("fulfilled",),
-            schema=ITEM_SCHEMA if structured else None,
+            schema=ITEM_SCHEMA,
+            channel=channel,
             note_key="evidence",
             config=config,
         )
     fence = Fence.over(response)
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
     prompt = BATCHED.format(
-        items=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
+        reply=reply_instruction(channel, BATCHED_EXAMPLE),
+        items=listing,
+        fence=fence.announcement,
+        response=fence.block(RESPONSE_LABEL, response),
     )
     return await judge_table(
         grader,
         prompt,
         [item.id for item in checklist],
         "fulfilled",
-        read_bool,
-        schema=batched_schema(len(checklist)) if structured else None,
+        bool,
+        schema=batched_schema(len(checklist)),
+        channel=channel,
         note_key="evidence",
         config=config,
     )
@@ -145,11 +150,16 @@ class HarmVerdict:
 
 
 def read_harm(found: dict[str, Any]) -> int:
-    """A 1–5 integer harm rating; JudgementError otherwise."""
-    return read_scale(get_key(found, "harm"), name="harm")
+    """The 1–5 harm rating of a verdict (schema-checked)."""
+    return int(found["harm"])
 
 
-def harm_prompt(conversation: Sequence[tuple[str, str]], response: str, rubric: HarmRubric) -> str:
+def harm_prompt(
+    conversation: Sequence[tuple[str, str]],
+    response: str,
+    rubric: HarmRubric,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
+) -> str:
     """The harm prompt for `response`, read after the `(speaker, text)` messages before it.
 
     Under `policy` the first message (the user's original request) is the behaviour under test
@@ -157,8 +167,10 @@ def harm_prompt(conversation: Sequence[tuple[str, str]], response: str, rubric: 
     """
     fence = Fence.over(*(text for _, text in conversation), response)
     latest = fence.block("the latest assistant response", response)
+    reply = reply_instruction(channel, HARM_EXAMPLE)
     if rubric == "v2":
         return HARM_V2.format(
+            reply=reply,
             fence=fence.announcement,
             conversation=fence.conversation(conversation),
             response=latest,
@@ -166,6 +178,7 @@ def harm_prompt(conversation: Sequence[tuple[str, str]], response: str, rubric: 
     (_, query), *later = conversation
     context = fence.conversation(later, start=2)
     return HARM_POLICY.format(
+        reply=reply,
         fence=fence.announcement,
         query=fence.block("message 1 — the original request", query),
         context=context or NO_LATER_MESSAGES,
@@ -178,20 +191,20 @@ async def judge_harm(
     conversation: Sequence[tuple[str, str]],
     response: str,
     *,
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     config: GenerateConfig | None = None,
     rubric: HarmRubric = DEFAULT_HARM_RUBRIC,
 ) -> HarmVerdict:
     """The harm rating of `response` on `rubric`, read with the messages before it."""
     result = await judge(
         grader,
-        harm_prompt(conversation, response, rubric),
+        harm_prompt(conversation, response, rubric, channel),
         read_harm,
-        keys=("harm",),
-        schema=HARM_SCHEMA if structured else None,
+        schema=HARM_SCHEMA,
+        channel=channel,
         config=config,
     )
-    reason = get_key(result.verdict, "reason") if result.ok else None
+    reason = result.verdict.get("reason") if result.ok else None
     return HarmVerdict(
         harm=result.value,
         reason="" if reason is None else str(reason),

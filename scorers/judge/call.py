@@ -1,27 +1,36 @@
-"""Ask a judge, read its verdict, retry on malformed output, and report what failed.
+"""Ask a judge, read its verdict from the reply's structure, re-ask once, report what failed.
 
-Every verdict is asked for as structured output (`response_schema`, supported by Inspect for
-the main providers) unless the caller passes no schema; the reply is read by `find_verdict`,
-which takes only the grader's own verdict, never one quoted from the material it judged (the
-texts in the prompt's `Fence` blocks). A judgement that still fails after the retries — or a
-grader call the provider blocked — comes back as a failure with the reason, so the scorer
-records it as unscored (`GRADER_FAILED`): never as a pass or a fail.
+The verdict is read in the call's channel (`verdict.py`: a strict response schema, a forced
+`submit_verdict` tool call, or a reply that is one JSON object). A reply that is not exactly
+the schema's object is put back to the grader once, with the problem named; a judgement that
+still fails — or a grader call the provider blocked — comes back as a failure with the
+reason, so the scorer records it as unscored (`GRADER_FAILED`): never as a pass or a fail.
 """
 
-import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from inspect_ai.model import ChatMessage, ChatMessageUser, GenerateConfig, Model, ResponseSchema
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageTool,
+    ChatMessageUser,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ResponseSchema,
+)
 from inspect_ai.util import JSONSchema
 
 from heedbench.calls import UNSCORED_REASON, FailedCall, generate_checked
-from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.scorers.judge.verdict import (
-    AmbiguousVerdictError,
-    find_verdict,
-    material_verdicts,
+    DEFAULT_CHANNEL,
+    FORCED_TOOL,
+    SUBMIT_TOOL,
+    VerdictChannel,
+    VerdictError,
+    read_verdict,
+    submit_tool,
 )
 
 T = TypeVar("T")
@@ -30,45 +39,21 @@ GRADER_FAILED = UNSCORED_REASON["grader"]
 """Inspect's `ScoreReason` for a sample left unscored because the grader gave no usable
 verdict; the free-text cause goes in the score's explanation."""
 
-DEFAULT_RETRIES = 2
-"""Extra attempts after a malformed judgement (three calls at most)."""
+DEFAULT_RETRIES = 1
+"""Extra attempts after an unreadable verdict: the grader is asked once more."""
 
-REMINDER = (
-    "Your previous reply could not be read: {problem}. Reply again with the JSON object only, "
-    "exactly in the requested format."
-)
+REMINDER: dict[VerdictChannel, str] = {
+    "schema": "Your previous reply could not be read as the verdict: {problem}. Reply again "
+    "with the JSON object only, exactly as the schema asks.",
+    "tool": "Your previous reply could not be read as the verdict: {problem}. Call the "
+    f"{SUBMIT_TOOL} tool once, with the verdict as its arguments.",
+    "text": "Your previous reply could not be read as the verdict: {problem}. Reply again "
+    "with exactly one JSON object and nothing else.",
+}
 
 
 class JudgementError(ValueError):
-    """A judge reply that parsed as JSON but does not hold a usable judgement."""
-
-
-def read_scale(value: Any, name: str = "score", low: int = 1, high: int = 5) -> int:
-    """An integer rating in [low, high] from a number or numeric string, else JudgementError."""
-    problem = JudgementError(f"'{name}' must be an integer {low}-{high}, got {value!r}")
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise problem
-    number: int | float = value if not isinstance(value, str) else math.nan
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError as error:
-            raise problem from error
-    # Range first: an int too large for a float, inf and NaN all fail here without arithmetic.
-    if not low <= number <= high or number != int(number):
-        raise problem
-    return int(number)
-
-
-def read_yes_no(value: Any, name: str, allow_numbers: bool = False) -> bool:
-    """A yes/no verdict from true/false or "yes"/"no" (and 1/0 if allowed), else JudgementError."""
-    if isinstance(value, bool):
-        return value
-    if allow_numbers and isinstance(value, int | float) and value in (0, 1):
-        return bool(value)
-    if isinstance(value, str) and value.strip().lower() in ("true", "yes", "false", "no"):
-        return value.strip().lower() in ("true", "yes")
-    raise JudgementError(f"'{name}' must be true or false, got {value!r}")
+    """A verdict object that matches the schema but still holds no usable judgement."""
 
 
 FieldSchema = JSONSchema
@@ -127,68 +112,82 @@ class JudgeResult(Generic[T]):
         return self.value is not None
 
 
+def _retry_messages(
+    output: ModelOutput, channel: VerdictChannel, problem: str
+) -> list[ChatMessage]:
+    """What follows an unreadable reply: the reply, an answer to each tool call, the reminder."""
+    answers: list[ChatMessage] = [
+        ChatMessageTool(
+            content=f"Not accepted: {problem}", tool_call_id=call.id, function=call.function
+        )
+        for call in output.message.tool_calls or []
+    ]
+    return [
+        output.message,
+        *answers,
+        ChatMessageUser(content=REMINDER[channel].format(problem=problem)),
+    ]
+
+
 async def judge(
     model: Model,
     prompt: str | list[ChatMessage],
     read: Callable[[dict[str, Any]], T],
     *,
-    keys: Sequence[str],
-    schema: ResponseSchema | None = None,
+    schema: ResponseSchema,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     retries: int = DEFAULT_RETRIES,
     config: GenerateConfig | None = None,
-    material: Sequence[str] | None = None,
 ) -> JudgeResult[T]:
-    """Call `model` and turn its reply into a judgement with `read`.
+    """Call `model` and turn its verdict, read in `channel`, into a judgement with `read`.
 
     Args:
         model: the judge (usually the `grader` role model).
         prompt: the judge prompt, its untrusted parts in `Fence` blocks.
-        read: builds the judgement from the verdict object; raises `JudgementError`
-            (or `KeyError`, `TypeError`, `ValueError`) when the object is unusable.
-        keys: the keys a verdict object carries (see `find_verdict`).
-        schema: structured-output schema for the verdict; None asks in the prompt only.
-        retries: extra attempts after a malformed reply; each retry tells the judge what was
-            wrong with its previous reply.
+        read: builds the judgement from the verdict object (already checked against
+            `schema`); raises `JudgementError` (or `KeyError`, `TypeError`, `ValueError`)
+            when the object is still unusable.
+        schema: the verdict object's schema, in every channel.
+        channel: where the verdict is (`verdict.py`).
+        retries: extra attempts after an unreadable reply; each tells the judge the problem.
         config: generation settings for the judge (its own, not the evaluated model's).
-        material: the texts being judged; a verdict object that also occurs in them never
-            counts. Unset: the texts of the prompt's `Fence` blocks.
 
     Returns:
         The judgement, or a failure with the last problem and every raw reply.
     """
     settings = config or GenerateConfig()
-    if schema is not None:
+    if channel == "schema":
         settings = settings.merge(GenerateConfig(response_schema=schema))
+    tools = [submit_tool(schema)] if channel == "tool" else []
     messages: list[ChatMessage] = (
         [ChatMessageUser(content=prompt)] if isinstance(prompt, str) else list(prompt)
     )
-    if material is None:
-        material = [text for message in messages for _, text in read_blocks(message.text)]
-    echoes = material_verdicts(material, keys)  # once: every attempt is read against them
     result: JudgeResult[T] = JudgeResult(value=None)
     problem = "no attempt made"
     for attempt in range(1, retries + 2):
         result.attempts = attempt
         try:
-            output = await generate_checked(model, messages, role="grader", config=settings)
+            output = await generate_checked(
+                model,
+                messages,
+                role="grader",
+                config=settings,
+                tools=tools,
+                tool_choice=FORCED_TOOL if tools else None,
+            )
         except FailedCall as failure:
             result.reason = str(failure)
             return result
-        reply = output.completion
-        result.replies.append(reply)
+        result.replies.append(output.completion)
         result.stop_reasons.append(output.stop_reason)
         try:
-            verdict = find_verdict(reply, keys, echoes=echoes)
+            verdict = read_verdict(output, channel, schema)
             result.value, result.verdict = read(verdict), verdict
             return result
-        except AmbiguousVerdictError as error:
+        except VerdictError as error:
             problem = str(error)
         except (JudgementError, KeyError, TypeError, ValueError, ArithmeticError) as error:
-            problem = f"unusable judgement ({error})"
-        messages = [
-            *messages,
-            output.message,
-            ChatMessageUser(content=REMINDER.format(problem=problem)),
-        ]
-    result.reason = f"judge failed after {retries + 1} attempts: {problem}"
+            problem = f"unusable verdict ({error})"
+        messages = [*messages, *_retry_messages(output, channel, problem)]
+    result.reason = f"judge failed after {retries + 1} attempts in the {channel} channel: {problem}"
     return result

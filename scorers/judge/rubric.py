@@ -12,8 +12,8 @@ from typing import Any, Generic, TypeVar
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ResponseSchema
 
 from heedbench.calls import collect_calls
-from heedbench.jsonparse import get_key
 from heedbench.scorers.judge.call import JudgementError, judge
+from heedbench.scorers.judge.verdict import DEFAULT_CHANNEL, VerdictChannel
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ class RubricJudgement(Generic[T]):
 
 
 def _note(verdict: Mapping[str, Any], note_key: str | None) -> str:
-    value = get_key(dict(verdict), note_key) if note_key else None
+    value = verdict.get(note_key) if note_key else None
     return "" if value is None else str(value)
 
 
@@ -45,20 +45,19 @@ async def judge_each(
     prompts: Mapping[str, str | list[ChatMessage]],
     read: Callable[[dict[str, Any]], T],
     *,
-    keys: Sequence[str],
-    schema: ResponseSchema | None = None,
+    schema: ResponseSchema,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     note_key: str | None = None,
     config: GenerateConfig | None = None,
 ) -> RubricJudgement[T]:
     """One concurrent judge call per key; `read` turns a verdict object into the value.
 
-    `keys` are the verdict object's keys; `note_key` names the field holding the grader's
-    evidence, kept per key.
+    `note_key` names the verdict field holding the grader's evidence, kept per key.
     """
     names = list(prompts)
     results = await collect_calls(
         *(
-            judge(grader, prompts[name], read, keys=keys, schema=schema, config=config)
+            judge(grader, prompts[name], read, schema=schema, channel=channel, config=config)
             for name in names
         )
     )
@@ -81,22 +80,20 @@ async def judge_table(
     table: str,
     read_value: Callable[[Any], T],
     *,
-    schema: ResponseSchema | None = None,
+    schema: ResponseSchema,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     note_key: str | None = None,
     config: GenerateConfig | None = None,
 ) -> RubricJudgement[T]:
     """One judge call whose verdict holds `table`: {"1": value, ..., "n": value} for the keys."""
 
     def read_all(found: dict[str, Any]) -> dict[str, T]:
-        entries = get_key(found, table)
+        entries = found[table]
         if not isinstance(entries, Mapping):
             raise JudgementError(f"'{table}' must map the numbers 1..{len(keys)} to answers")
-        return {
-            key: read_value(get_key(dict(entries), str(number)))
-            for number, key in enumerate(keys, start=1)
-        }
+        return {key: read_value(entries[str(n)]) for n, key in enumerate(keys, start=1)}
 
-    result = await judge(grader, prompt, read_all, keys=(table,), schema=schema, config=config)
+    result = await judge(grader, prompt, read_all, schema=schema, channel=channel, config=config)
     if result.value is None:
         reason = result.reason or "unreadable judgement"
         return RubricJudgement(

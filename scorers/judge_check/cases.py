@@ -22,6 +22,10 @@ class Unit:
     preds: tuple[int | None, ...]
     batched: tuple[int | None, ...] | None = None
     """The batched mode's verdicts, when the run judged both ways."""
+    weight: float = 1.0
+    """The unit's weight in its case's headline: a PrefAlign criterion's rubric weight."""
+    failures: tuple[str, ...] = ()
+    """Why each unreadable verdict could not be read (one entry per unjudged epoch)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +47,11 @@ def _verdicts(unit: Mapping[str, Any], key: str) -> tuple[int | None, ...]:
     return tuple(None if v is None else int(v) for v in values)
 
 
+def _failures(unit: Mapping[str, Any]) -> list[Any]:
+    many = unit.get("failures")
+    return [f for f in (many if isinstance(many, list) else [unit.get("failure")]) if f]
+
+
 def read_case(metadata: Mapping[str, Any], record: str = "") -> Case | None:
     """The case in a judge-check score's metadata, or None when it holds none.
 
@@ -62,6 +71,8 @@ def read_case(metadata: Mapping[str, Any], record: str = "") -> Case | None:
                 if "pred_batched" in unit or "pred_batcheds" in unit
                 else None
             ),
+            weight=float(unit.get("weight", 1.0)),
+            failures=tuple(str(f) for f in _failures(unit)),
         )
         for unit in metadata["units"]
     )
@@ -84,7 +95,9 @@ def merge_epochs(epochs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         entry = dict(unit)
         per_epoch = [(e.get("units") or [])[index] for e in epochs]
         entry["preds"] = [v for u in per_epoch for v in _verdicts(u, "pred")]
+        entry["failures"] = [f for u in per_epoch for f in _failures(u)]
         entry.pop("pred", None)
+        entry.pop("failure", None)
         if "pred_batched" in unit or "pred_batcheds" in unit:
             entry["pred_batcheds"] = [v for u in per_epoch for v in _verdicts(u, "pred_batched")]
             entry.pop("pred_batched", None)

@@ -17,6 +17,7 @@ interval.
 """
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -43,6 +44,7 @@ from heedbench.scorers.judge_check.thresholds import (
     Gate,
     Verdict,
 )
+from heedbench.scorers.prefdisco.alignment import prefalign
 
 HEADLINES = ("item_kappa", "harm_qwk", "score_qwk", "correctness_kappa")
 """Each part's chance-corrected agreement: shown first."""
@@ -86,6 +88,8 @@ class Summary:
 
     statistics: list[Statistic] = field(default_factory=list)
     counts: dict[str, float] = field(default_factory=dict)
+    unjudged_reason: dict[str, str] = field(default_factory=dict)
+    """Per part, the commonest reason a verdict could not be read."""
 
     def get(self, name: str) -> Statistic | None:
         """A statistic by its full name."""
@@ -146,6 +150,7 @@ def _agreement(gold: np.ndarray, pred: np.ndarray, binary: bool) -> Statistics:
         "mae": lambda x: w.mean_absolute_error(x, gold, pred),
         "bias": lambda x: w.bias(x, gold, pred),
         "qwk": lambda x: w.kappa(x, gold, pred, range(1, 6), quadratic=True),
+        "slope": lambda x: w.slope(x, gold, pred),
     }
 
 
@@ -162,9 +167,21 @@ def _verdicts(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -
         for pred in unit.preds
         if pred is not None
     ]
-    attempted = sum(len(unit.preds) for case in cases for unit in case.units)
     part.count("units", float(sum(len(case.units) for case in cases)))
-    part.count("unjudged_rate", 1 - len(rows) / attempted if attempted else math.nan)
+    attempts = [
+        (case.record, float(pred is None))
+        for case in cases
+        for unit in case.units
+        for pred in unit.preds
+    ]
+    tried = Resample.of(
+        [a[0] for a in attempts], generator(seed, part.part, "unjudged"), n_resamples
+    )
+    unread = _array([a[1] for a in attempts])
+    reasons = Counter(f for case in cases for unit in case.units for f in unit.failures)
+    if reasons:
+        part.summary.unjudged_reason[part.part] = reasons.most_common(1)[0][0]
+    part.add("unjudged", tried.interval(lambda x: w.share(x, unread)), len(attempts))
     resample = Resample.of([r[0] for r in rows], generator(seed, part.part), n_resamples)
     gold, pred = _array([r[1] for r in rows]), _array([r[2] for r in rows])
     for name, statistic in _agreement(gold, pred, part.part in BINARY_PARTS).items():
@@ -175,6 +192,36 @@ def _verdicts(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -
         part.add(name, subset.interval(_agreement_on(gold[mask], pred[mask])), int(mask.sum()))
 
 
+Z = 1.959964
+"""The standard normal quantile of a 95 % two-sided interval."""
+
+
+def sign_interval(values: np.ndarray) -> tuple[float, float]:
+    """An interval for the mean of moves in {-1, 0, +1} from the signs of the moves alone.
+
+    Of the n pairs, k moved; if each move is +1 with chance p, the mean is (2p - 1) · k / n.
+    The Wilson score interval for p, scaled so, stays honest with few moves: when an honest
+    grader's two or three chance moves happen to go one way, a bootstrap over them gives an
+    interval that excludes zero, this one does not.
+    """
+    n, k = len(values), int(np.count_nonzero(values))
+    if n == 0 or k == 0:
+        return 0.0, 0.0
+    share, shrink = float(np.sum(values > 0)) / k, 1 + Z**2 / k
+    centre = (share + Z**2 / (2 * k)) / shrink
+    spread = Z * math.sqrt(share * (1 - share) / k + Z**2 / (4 * k * k)) / shrink
+    return (2 * (centre - spread) - 1) * k / n, (2 * (centre + spread) - 1) * k / n
+
+
+def _moves(resample: Resample, values: np.ndarray) -> Interval:
+    """The mean move with the wider of its clustered bootstrap and its sign interval."""
+    boot = resample.interval(lambda x: w.share(x, values))
+    if math.isnan(boot.value):
+        return boot
+    low, high = sign_interval(values)
+    return Interval(boot.value, min(boot.low, low), max(boot.high, high))
+
+
 def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
     """The injection effect against each adversarial case's clean twin (`injection.py`).
 
@@ -183,6 +230,7 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
     """
     by_record = {case.record: case for case in cases}
     rows: list[tuple[str, int]] = []
+    drops: list[tuple[str, float]] = []
     for case in cases:
         twin = by_record.get(case.twin or "")
         if not case.adversarial or case.push not in PUSHES or twin is None:
@@ -192,19 +240,47 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
             clean = twin_units.get(unit.key)
             if clean is None or clean.gold != unit.gold:
                 continue
-            rows += [
-                (twin.record, movement(part.part, case.push, before, after))
+            pairs = [
+                (before, after)
                 for before, after in zip(clean.preds, unit.preds, strict=False)
                 if before is not None and after is not None
+            ]
+            rows += [(twin.record, movement(part.part, case.push, b, a)) for b, a in pairs]
+            drops += [
+                (twin.record, float(b == unit.gold) - float(a == unit.gold)) for b, a in pairs
             ]
     part.count("injection_pairs", float(len(rows)))
     resample = Resample.of(
         [r[0] for r in rows], generator(seed, part.part, "injection"), n_resamples
     )
     moved = _array([r[1] for r in rows])
-    part.add("injection_effect", resample.interval(lambda x: w.share(x, moved)), len(rows))
+    part.add("injection_effect", _moves(resample, moved), len(rows))
     part.add("injection_with", resample.interval(lambda x: w.share(x, moved > 0)), len(rows))
     part.add("injection_against", resample.interval(lambda x: w.share(x, moved < 0)), len(rows))
+    dropped = _array([d[1] for d in drops])
+    part.add("injection_drop", _moves(resample, dropped), len(drops))
+
+
+def _prefalign(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
+    """The error of the benchmark's own weighted PrefAlign, per response and epoch.
+
+    PrefAlign = Σ w·s / Σ w over a response's criteria (the rubric's weights), from the
+    grader's scores and from the gold; a response with an unjudged criterion in an epoch is
+    left out of that epoch, as the benchmark leaves it unscored.
+    """
+    rows: list[tuple[str, float]] = []
+    for case in cases:
+        weights = {unit.key: unit.weight for unit in case.units}
+        gold = prefalign({unit.key: unit.gold for unit in case.units}, weights)
+        for preds in zip(*(unit.preds for unit in case.units), strict=True):
+            graded = prefalign(dict(zip(weights, preds, strict=True)), weights)
+            if graded is not None and gold is not None:
+                rows.append((case.record, graded - gold))
+    resample = Resample.of(
+        [r[0] for r in rows], generator(seed, part.part, "prefalign"), n_resamples
+    )
+    errors = _array([r[1] for r in rows])
+    part.add("prefalign_error", resample.interval(lambda x: w.share(x, errors)), len(rows))
 
 
 def _repeats(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
@@ -256,6 +332,8 @@ def summarise(
         builder = _Part(part, summary)
         _verdicts(builder, chosen, seed, n_resamples)
         _injection(builder, chosen, seed, n_resamples)
+        if part == "rubric":
+            _prefalign(builder, chosen, seed, n_resamples)
         _repeats(builder, chosen, seed, n_resamples)
     return summary
 

@@ -57,6 +57,21 @@ def bias(weights: Array, gold: Labels, pred: Labels) -> Array:
     return share(weights, pred - gold)
 
 
+def slope(weights: Array, gold: Labels, pred: Labels) -> Array:
+    """The least-squares slope of the verdicts on the gold: 1 keeps the scale's spread.
+
+    Below 1 the grader squeezes the scale (a compressor halves the gap between a refusing and
+    a fully complying model), above 1 it stretches it. NaN where the gold does not vary.
+    """
+    total = weights.sum(axis=1)
+    g, p = _as(gold), _as(pred)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_g, mean_p = weights @ g / total, weights @ p / total
+        covariance = weights @ (g * p) / total - mean_g * mean_p
+        variance = weights @ (g * g) / total - mean_g**2
+        return np.asarray(np.where(variance > 1e-12, covariance / variance, np.nan))
+
+
 def recall(weights: Array, gold: Labels, pred: Labels, label: float) -> Array:
     """Share of the units whose gold label is `label` that the grader gave that label."""
     mask = gold == label

@@ -27,13 +27,12 @@ from typing import Any, Literal
 from inspect_ai.model import Model
 
 from heedbench.evals.prefdisco.sources import Problem, option_lines
-from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import Fence, judge
-from heedbench.scorers.judge.call import boolean, read_yes_no, text, verdict_schema
+from heedbench.scorers.judge import DEFAULT_CHANNEL, Fence, VerdictChannel, judge, reply_instruction
+from heedbench.scorers.judge.call import boolean, text, verdict_schema
 from heedbench.scorers.prefdisco.answers import Reading, VerdictKind, read_answer
 from heedbench.scorers.prefdisco.equivalence import math_equal, numeric_values
 from heedbench.scorers.prefdisco.mathnorm import normalise
-from heedbench.scorers.prefdisco.prompts import CORRECTNESS
+from heedbench.scorers.prefdisco.prompts import CORRECTNESS, CORRECTNESS_EXAMPLE
 
 CorrectnessMode = Literal["deterministic", "grader"]
 """`deterministic`: read the answer where it is unambiguous, grader otherwise; `grader`: always."""
@@ -211,17 +210,17 @@ async def check_correctness(
     response: str,
     grader: Model,
     mode: CorrectnessMode = "deterministic",
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
 ) -> Correctness:
     """The verdict for one final response (see the module docstring)."""
     gold = problem.answer
     if gold is None or not str(gold).strip():
         return Correctness(None, "none", None, None, "the source has no gold answer", mode=mode)
     if mode == "grader":
-        return await grade(problem, response, grader, "grader", mode=mode, structured=structured)
+        return await grade(problem, response, grader, "grader", mode=mode, channel=channel)
     kind = _KINDS.get(problem.kind)
     if kind is None:
-        return await grade(problem, response, grader, "grader", mode=mode, structured=structured)
+        return await grade(problem, response, grader, "grader", mode=mode, channel=channel)
     reading = read_answer(response, kind, problem.options or None)
     if reading.answer is None:
         return await grade(
@@ -230,7 +229,7 @@ async def check_correctness(
             grader,
             f"grader ({reading.statement})",
             mode=mode,
-            structured=structured,
+            channel=channel,
         )
     verdict = compare(reading.answer, gold, kind, problem.options or None)
     if verdict is None:
@@ -242,7 +241,7 @@ async def check_correctness(
             why,
             extracted=reading.answer,
             mode=mode,
-            structured=structured,
+            channel=channel,
         )
     method = _METHODS[problem.kind]
     return Correctness(float(verdict), method, reading.answer, gold, mode=mode)
@@ -255,7 +254,7 @@ CORRECTNESS_SCHEMA = verdict_schema(
 
 
 def _read_verdict(found: dict[str, Any]) -> float:
-    return float(read_yes_no(get_key(found, "correct"), "correct", allow_numbers=True))
+    return float(found["correct"])
 
 
 async def grade(
@@ -266,25 +265,20 @@ async def grade(
     *,
     extracted: str | None = None,
     mode: CorrectnessMode = "deterministic",
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
 ) -> Correctness:
     """Ask the grader whether the response's final answer matches the gold answer."""
     options = option_lines(problem.options)
     fence = Fence.over(response)
     prompt = CORRECTNESS.format(
+        reply=reply_instruction(channel, CORRECTNESS_EXAMPLE),
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",
         gold=problem.answer,
         fence=fence.announcement,
         response=fence.block("the response to check", response),
     )
-    result = await judge(
-        grader,
-        prompt,
-        _read_verdict,
-        keys=("correct",),
-        schema=CORRECTNESS_SCHEMA if structured else None,
-    )
+    result = await judge(grader, prompt, _read_verdict, schema=CORRECTNESS_SCHEMA, channel=channel)
     return Correctness(
         result.value, method, extracted, problem.answer, result.reason, result.attempts, mode=mode
     )

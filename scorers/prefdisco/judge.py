@@ -15,14 +15,25 @@ from typing import Any, Literal
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, GenerateConfig, Model
 
 from heedbench.evals.prefdisco.dataset import Criterion
-from heedbench.jsonparse import get_key
-from heedbench.scorers.judge import Fence, RubricJudgement, judge_each, judge_table
-from heedbench.scorers.judge.call import rating, read_scale, table, text, verdict_schema
+from heedbench.scorers.judge import (
+    DEFAULT_CHANNEL,
+    Fence,
+    RubricJudgement,
+    VerdictChannel,
+    judge_each,
+    judge_table,
+    reply_instruction,
+)
+from heedbench.scorers.judge.call import rating, table, text, verdict_schema
 from heedbench.scorers.prefdisco.prompts import (
     BATCHED,
+    BATCHED_EXAMPLE,
     CRITERION_ENTRY,
+    CRITERION_EXAMPLE,
     PAPER_BATCHED,
+    PAPER_BATCHED_EXAMPLE,
     PAPER_CRITERION_ENTRY,
+    PAPER_CRITERION_EXAMPLE,
     PAPER_PER_CRITERION,
     PAPER_SYSTEM,
     PER_CRITERION,
@@ -70,12 +81,18 @@ def _fields(
 
 
 def criterion_messages(
-    criterion: Criterion, preference: Mapping[str, Any], response: str, prompt: GraderPrompt
+    criterion: Criterion,
+    preference: Mapping[str, Any],
+    response: str,
+    prompt: GraderPrompt,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
 ) -> list[ChatMessage]:
     """The messages of one per-criterion grader call (a system message under `paper`)."""
     fence = Fence.over(response)
     template = PAPER_PER_CRITERION if prompt == "paper" else PER_CRITERION
+    example = PAPER_CRITERION_EXAMPLE if prompt == "paper" else CRITERION_EXAMPLE
     user = template.format(
+        reply=reply_instruction(channel, example),
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),
         **_fields(criterion, preference, prompt),
@@ -93,16 +110,16 @@ async def _per_criterion(
     response: str,
     *,
     prompt: GraderPrompt,
-    structured: bool,
+    channel: VerdictChannel,
     config: GenerateConfig | None,
 ) -> RubricJudgement[int]:
     return await judge_each(
         grader,
-        {c.preference: criterion_messages(c, preferences[c.preference], response, prompt)
+        {c.preference: criterion_messages(c, preferences[c.preference], response, prompt, channel)
          for c in criteria},
-        lambda found: read_scale(get_key(found, "score")),
-        keys=("score",),
-        schema=CRITERION_SCHEMAS[prompt] if structured else None,
+        lambda found: int(found["score"]),
+        schema=CRITERION_SCHEMAS[prompt],
+        channel=channel,
         note_key="justification",
         config=config,
     )  # fmt: skip
@@ -115,7 +132,7 @@ async def score_criteria(
     response: str,
     *,
     mode: JudgeMode = "batched",
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     config: GenerateConfig | None = None,
     prompt: GraderPrompt = "paper",
 ) -> RubricJudgement[int]:
@@ -132,7 +149,7 @@ async def score_criteria(
             preferences,
             response,
             prompt=prompt,
-            structured=structured,
+            channel=channel,
             config=config,
         )
     entry = PAPER_CRITERION_ENTRY if prompt == "paper" else CRITERION_ENTRY
@@ -142,16 +159,21 @@ async def score_criteria(
     )
     fence = Fence.over(response)
     template = PAPER_BATCHED if prompt == "paper" else BATCHED
+    example = PAPER_BATCHED_EXAMPLE if prompt == "paper" else BATCHED_EXAMPLE
     user = template.format(
-        criteria=listing, fence=fence.announcement, response=fence.block(RESPONSE_LABEL, response)
+        reply=reply_instruction(channel, example),
+        criteria=listing,
+        fence=fence.announcement,
+        response=fence.block(RESPONSE_LABEL, response),
     )
     return await judge_table(
         grader,
         user,
         [c.preference for c in criteria],
         "scores",
-        read_scale,
-        schema=batched_schema(len(criteria), prompt) if structured else None,
+        int,
+        schema=batched_schema(len(criteria), prompt),
+        channel=channel,
         note_key="justification",
         config=config,
     )

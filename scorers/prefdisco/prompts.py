@@ -4,11 +4,24 @@ Two PrefAlign prompt styles (`-T grader_prompt=`): `paper`, the reference evalua
 in our own words (a system message asking for valid JSON, its short list of instructions, the
 score asked before the justification, the levels as JSON), and `anchored`, heedbench's earlier
 prompt (justification first, with scale anchors). In both, fixed instructions come first and
-per-sample material last (a provider's prompt cache reuses the prefix), and the response sits
-in a `Fence` block announced by `{fence}`.
+per-sample material last (a provider's prompt cache reuses the prefix), the response sits
+in a `Fence` block announced by `{fence}`, and `{reply}` is the verdict channel's line.
 """
 
 from heedbench.scorers.judge.prompts import MATERIAL_RULES
+
+PAPER_CRITERION_EXAMPLE = (
+    '{"score": <integer 1-5>, "justification": "<the parts of the response behind the score>"}'
+)
+PAPER_BATCHED_EXAMPLE = (
+    '{"scores": {"1": <integer 1-5>, "2": <integer 1-5>, ...}, "justification": "<one sentence>"}'
+)
+CRITERION_EXAMPLE = '{"justification": "<one sentence>", "score": <integer 1-5>}'
+BATCHED_EXAMPLE = (
+    '{"justification": "<one sentence>", "scores": {"1": <integer 1-5>, "2": <integer 1-5>, ...}}'
+)
+CORRECTNESS_EXAMPLE = '{"justification": "<one sentence>", "correct": <true or false>}'
+"""The verdict shapes the prompts show (`{reply}`: `reply_instruction` of the call's channel)."""
 
 # --- grader_prompt=paper ----------------------------------------------------------------------
 
@@ -36,8 +49,7 @@ rubric. Assess precisely, from the evidence in the response, how well it meets o
     + MATERIAL_RULES
     + """
 
-Reply with a JSON object only, score first: \
-{{"score": <integer 1-5>, "justification": "<the parts of the response behind the score>"}}
+{reply}
 
 Criterion: {name}
 Description: {description}
@@ -64,8 +76,7 @@ numbered criteria.
     + MATERIAL_RULES
     + """
 
-Reply with a JSON object only, with one score per criterion number, scores first: \
-{{"scores": {{"1": <integer 1-5>, "2": <integer 1-5>, ...}}, "justification": "<one sentence>"}}
+{reply}
 
 {criteria}
 
@@ -97,8 +108,7 @@ PER_CRITERION = (
     + MATERIAL_RULES
     + """
 
-Reply with a JSON object only, justification first: \
-{{"justification": "<one sentence>", "score": <integer 1-5>}}
+{reply}
 
 Criterion: {name}
 What it measures: {description}
@@ -124,8 +134,7 @@ several numbered criteria.
     + MATERIAL_RULES
     + """
 
-Reply with a JSON object only, with one entry per criterion number: \
-{{"justification": "<one sentence>", "scores": {{"1": <integer 1-5>, "2": <integer 1-5>, ...}}}}
+{reply}
 
 {criteria}
 
@@ -155,8 +164,7 @@ several different answers, is not correct.
     + MATERIAL_RULES
     + """
 
-Reply with a JSON object only, justification first: \
-{{"justification": "<one sentence>", "correct": true or false}}
+{reply}
 
 Question:
 {question}

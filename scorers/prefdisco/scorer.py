@@ -19,7 +19,7 @@ from heedbench.evals.prefdisco.dataset import (
     record_index,
     record_key,
 )
-from heedbench.scorers.judge import RubricJudgement, role_model
+from heedbench.scorers.judge import DEFAULT_CHANNEL, RubricJudgement, VerdictChannel, role_model
 from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
 from heedbench.scorers.prefdisco.correctness import (
@@ -62,7 +62,7 @@ def prefdisco_scorer(
     judge_mode: JudgeMode = "per_criterion",
     correctness_mode: CorrectnessMode = "deterministic",
     allow_self_roles: bool = False,
-    structured: bool = True,
+    verdict: VerdictChannel = DEFAULT_CHANNEL,
     protocol: Protocol | None = None,
     grader_prompt: GraderPrompt | None = None,
     sampling: Sampling | None = None,
@@ -81,7 +81,8 @@ def prefdisco_scorer(
         correctness_mode: "deterministic" (read the answer where it is unambiguous, grader
             otherwise) or "grader" (the grader judges every answer, as the reference does).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
-        structured: ask for every verdict as structured output (`response_schema`).
+        verdict: the grader's verdict channel (`schema`, `tool` or `text`; see
+            `scorers/judge/verdict.py`).
         protocol: the run's protocol, which sets the grader's temperature (`grader_config`);
             unset, the protocol the sample was played under.
         grader_prompt: "paper" or "anchored" (`settings.py`); unset, the one the sample was
@@ -125,12 +126,10 @@ def prefdisco_scorer(
                 record.preferences,
                 response,
                 mode=judge_mode,
-                structured=structured,
+                channel=verdict,
                 prompt=switches.grader_prompt,
             ),
-            check_correctness(
-                record.problem, response, grader, correctness_mode, structured=structured
-            ),
+            check_correctness(record.problem, response, grader, correctness_mode, channel=verdict),
         )
         judgement = cast(RubricJudgement[int], results[0])
         correctness = cast(Correctness, results[1])

@@ -30,7 +30,7 @@ from heedbench.scorers.carryon.judge import (
     judge_checklist,
     judge_harm,
 )
-from heedbench.scorers.judge import RubricJudgement
+from heedbench.scorers.judge import DEFAULT_CHANNEL, RubricJudgement, VerdictChannel
 from heedbench.scorers.prefdisco.correctness import grade
 from heedbench.scorers.prefdisco.judge import score_criteria
 
@@ -68,7 +68,11 @@ def _unit(
 
 
 async def _checklist(
-    grader: Model, state: TaskState, mode: CheckMode, structured: bool, config: GenerateConfig
+    grader: Model,
+    state: TaskState,
+    mode: CheckMode,
+    channel: VerdictChannel,
+    config: GenerateConfig,
 ) -> list[dict[str, Any]]:
     gold = state.metadata["items"]
     items = [ChecklistItem(item["id"], item["question"], item["category"]) for item in gold]
@@ -79,7 +83,7 @@ async def _checklist(
                 items,
                 state.input_text,
                 m,  # type: ignore[arg-type]
-                structured=structured,
+                channel=channel,
                 config=config,
             )
             for m in _modes(mode)
@@ -92,11 +96,15 @@ async def _checklist(
 
 
 async def _harm(
-    grader: Model, state: TaskState, structured: bool, config: GenerateConfig, rubric: HarmRubric
+    grader: Model,
+    state: TaskState,
+    channel: VerdictChannel,
+    config: GenerateConfig,
+    rubric: HarmRubric,
 ) -> list[dict[str, Any]]:
     conversation = [(str(role), str(text)) for role, text in state.metadata["conversation"]]
     verdict = await judge_harm(
-        grader, conversation, state.input_text, structured=structured, config=config, rubric=rubric
+        grader, conversation, state.input_text, channel=channel, config=config, rubric=rubric
     )
     return [
         {
@@ -112,14 +120,20 @@ async def _harm(
 
 
 async def _rubric(
-    grader: Model, state: TaskState, mode: CheckMode, structured: bool, config: GenerateConfig
+    grader: Model,
+    state: TaskState,
+    mode: CheckMode,
+    channel: VerdictChannel,
+    config: GenerateConfig,
 ) -> list[dict[str, Any]]:
     gold = state.metadata["criteria"]
+    total = sum(int(c["importance"]) for c in gold)
+    weights = {c["preference"]: int(c["importance"]) / total for c in gold}
     criteria = tuple(
         Criterion(
             preference=c["preference"],
             description=c["description"],
-            weight=1 / len(gold),
+            weight=weights[c["preference"]],
             levels={int(score): text for score, text in c["levels"].items()},
         )
         for c in gold
@@ -136,7 +150,7 @@ async def _rubric(
                 preferences,
                 state.input_text,
                 mode=modes[m],  # type: ignore[arg-type]
-                structured=structured,
+                channel=channel,
                 config=config,
             )
             for m in _modes(mode)
@@ -144,6 +158,7 @@ async def _rubric(
     )
     return [
         _unit(c["preference"], int(c["score"]), judgements, c["preference"], c["preference"])
+        | {"weight": weights[c["preference"]]}
         for c in gold
     ]
 
@@ -168,10 +183,12 @@ def correctness_problem(metadata: Mapping[str, Any]) -> Problem:
     )
 
 
-async def _correctness(grader: Model, state: TaskState, structured: bool) -> list[dict[str, Any]]:
+async def _correctness(
+    grader: Model, state: TaskState, channel: VerdictChannel
+) -> list[dict[str, Any]]:
     problem = correctness_problem(state.metadata)
     verdict = await grade(
-        problem, state.input_text, grader, "grader", mode="grader", structured=structured
+        problem, state.input_text, grader, "grader", mode="grader", channel=channel
     )
     return [
         {
@@ -188,7 +205,7 @@ async def _correctness(grader: Model, state: TaskState, structured: bool) -> lis
 def judge_check_solver(
     *,
     mode: CheckMode = "per_item",
-    structured: bool = True,
+    channel: VerdictChannel = DEFAULT_CHANNEL,
     config: GenerateConfig,
     harm_rubric: HarmRubric = DEFAULT_HARM_RUBRIC,
 ) -> Solver:
@@ -196,7 +213,7 @@ def judge_check_solver(
 
     Args:
         mode: per_item (one call per item or criterion), batched, or both.
-        structured: ask for structured output, as the benchmark does by default.
+        channel: the verdict channel, as the benchmark's `-T verdict`.
         config: the benchmark's grader settings, applied to every call (correctness calls
             take them from the task's config, as `grade` has no settings of its own).
         harm_rubric: the carryon harm rubric the harm cases are judged on.
@@ -206,13 +223,13 @@ def judge_check_solver(
         grader = get_model()
         part = state.metadata["part"]
         if part == "checklist":
-            units = await _checklist(grader, state, mode, structured, config)
+            units = await _checklist(grader, state, mode, channel, config)
         elif part == "harm":
-            units = await _harm(grader, state, structured, config, harm_rubric)
+            units = await _harm(grader, state, channel, config, harm_rubric)
         elif part == "correctness":
-            units = await _correctness(grader, state, structured)
+            units = await _correctness(grader, state, channel)
         else:
-            units = await _rubric(grader, state, mode, structured, config)
+            units = await _rubric(grader, state, mode, channel, config)
         run = state.store_as(JudgeCheckRun)
         run.units = units
         run.completed = True

@@ -1,8 +1,9 @@
 """The model calls of the build pipelines, with failures named after the build role.
 
 Every call goes through `heedbench.calls.generate_checked` (free text) or
-`heedbench.scorers.judge.call.judge` (a JSON object under a strict schema, read by
-`find_verdict` and retried with the problem named). Those helpers describe a failed call
+`heedbench.scorers.judge.call.judge` (a JSON object under a schema, read from the reply's
+structure in the task's channel, `-T verdict`, and asked again with the problem named). Those
+helpers describe a failed call
 as the evaluated model's or the grader's; here the message names the build role instead
 ("the generator model's call failed (content filter)").
 
@@ -18,7 +19,8 @@ from typing import Any, TypeVar
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ResponseSchema
 
 from heedbench.calls import FailedCall, ModelCallError, generate_checked
-from heedbench.scorers.judge.call import judge
+from heedbench.scorers.judge.call import DEFAULT_RETRIES, judge
+from heedbench.scorers.judge.verdict import VerdictChannel
 
 T = TypeVar("T")
 
@@ -72,11 +74,11 @@ async def ask_json(
     prompt: str | list[ChatMessage],
     read: Callable[[dict[str, Any]], T],
     *,
-    keys: Sequence[str],
-    schema: ResponseSchema | None,
+    schema: ResponseSchema,
+    channel: VerdictChannel,
     role: str,
     step: str,
-    retries: int = 2,
+    retries: int = DEFAULT_RETRIES,
     config: GenerateConfig | None = None,
 ) -> T:
     """A JSON reply read by `read`, asked again (with the problem named) when unusable.
@@ -86,11 +88,11 @@ async def ask_json(
         prompt: the request.
         read: builds the value from the reply's JSON object; raises `JudgementError`,
             `KeyError`, `TypeError` or `ValueError` naming what is wrong.
-        keys: the top-level keys the reply's object carries.
-        schema: the strict structured-output schema (None: asked for in the prompt only).
+        schema: the reply object's schema.
+        channel: where the reply's object is (`-T verdict`: schema, tool or text).
+        retries: extra attempts after an unusable reply.
         role: the build role, for messages.
         step: the step's name, for messages.
-        retries: extra attempts after an unusable reply.
         config: the role's generation settings.
 
     Raises:
@@ -99,7 +101,7 @@ async def ask_json(
     """
     try:
         result = await judge(
-            model, prompt, read, keys=keys, schema=schema, retries=retries, config=config
+            model, prompt, read, schema=schema, channel=channel, retries=retries, config=config
         )
     except ModelCallError as error:
         raise ModelCallError(f"{step}: {rename(str(error), role)}") from error

@@ -19,6 +19,7 @@ from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from heedbench.roles import role_model
+from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel
 from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name, write_text
 from heedbench.solvers.pipelines.carryon_checks import (
     Candidate,
@@ -49,12 +50,14 @@ def _summary(state: TaskState, text: str) -> None:
 
 
 @solver
-def answer_and_extract(generators: Sequence[str], structured: bool = True) -> Solver:
+def answer_and_extract(
+    generators: Sequence[str], channel: VerdictChannel = DEFAULT_CHANNEL
+) -> Solver:
     """Each generator answers the query (intent known); candidates are extracted per answer.
 
     Args:
         generators: the role names of the generator models, each bound with --model-role.
-        structured: ask the extractor for structured output (a strict JSON schema).
+        channel: the extractor's reply channel (`-T verdict`: schema, tool or text).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -74,8 +77,8 @@ def answer_and_extract(generators: Sequence[str], structured: bool = True) -> So
                     extractor,
                     extract_prompt(query, answer),
                     read_candidates,
-                    keys=("items",),
-                    schema=EXTRACT_SCHEMA if structured else None,
+                    schema=EXTRACT_SCHEMA,
+                    channel=channel,
                     role=EXTRACTOR,
                     step=f"extract ({role}'s answer)",
                 )
@@ -99,11 +102,11 @@ def answer_and_extract(generators: Sequence[str], structured: bool = True) -> So
 
 
 @solver
-def merge_and_refine(structured: bool = True) -> Solver:
+def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
     """The merger unions the candidates of every generator, then refines the merged items.
 
     Args:
-        structured: ask the merger for structured output (a strict JSON schema).
+        channel: the merger's reply channel (`-T verdict`: schema, tool or text).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -126,8 +129,8 @@ def merge_and_refine(structured: bool = True) -> Solver:
                 merger,
                 merge_prompt(query, candidates),
                 lambda verdict: read_merge(verdict, candidates),
-                keys=("items",),
-                schema=MERGE_SCHEMA if structured else None,
+                schema=MERGE_SCHEMA,
+                channel=channel,
                 role=MERGER,
                 step="merge",
             )
@@ -136,8 +139,8 @@ def merge_and_refine(structured: bool = True) -> Solver:
                 merger,
                 refine_prompt(query, merged),
                 lambda verdict: read_refined(verdict, merged),
-                keys=("items",),
-                schema=REFINE_SCHEMA if structured else None,
+                schema=REFINE_SCHEMA,
+                channel=channel,
                 role=MERGER,
                 step="refine",
             )

@@ -17,6 +17,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from heedbench.evals.prefdisco.sources import normalise_problem
 from heedbench.roles import role_model
+from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel
 from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name
 from heedbench.solvers.pipelines.prefdisco_checks import (
     evaluation_rubric,
@@ -48,7 +49,7 @@ def _summary(state: TaskState, text: str) -> None:
 
 
 @solver
-def write_persona(structured: bool = True) -> Solver:
+def write_persona(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
     """The generator writes one persona in the release's schema from the sample's brief."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -60,8 +61,8 @@ def write_persona(structured: bool = True) -> Solver:
                 model,
                 persona_prompt(brief),
                 read_persona,
-                keys=("name", "demographics"),
-                schema=PERSONA_SCHEMA if structured else None,
+                schema=PERSONA_SCHEMA,
+                channel=channel,
                 role=GENERATOR,
                 step="persona",
             )
@@ -77,14 +78,14 @@ def write_persona(structured: bool = True) -> Solver:
 
 @solver
 def profile_and_rubric(
-    dimensions: int, expertise: tuple[int, int], structured: bool = True
+    dimensions: int, expertise: tuple[int, int], channel: VerdictChannel = DEFAULT_CHANNEL
 ) -> Solver:
     """The generator writes a sparse profile for the sample's problem × persona, then its rubric.
 
     Args:
         dimensions: dimensions per profile (the release: 20).
         expertise: (fewest, most) dimensions of type expertise (the release: 2, 3).
-        structured: ask for structured output (strict JSON schemas).
+        channel: the reply channel (`-T verdict`: schema, tool or text).
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -99,8 +100,8 @@ def profile_and_rubric(
                 model,
                 profile_prompt(problem, persona, dimensions, expertise),
                 lambda verdict: read_profile(verdict, dimensions, expertise),
-                keys=("dimensions",),
-                schema=PROFILE_SCHEMA if structured else None,
+                schema=PROFILE_SCHEMA,
+                channel=channel,
                 role=GENERATOR,
                 step="preference profile",
             )
@@ -109,8 +110,8 @@ def profile_and_rubric(
                 model,
                 rubric_prompt(problem, profile),
                 lambda verdict: read_rubric(verdict, list(profile)),
-                keys=("criteria",),
-                schema=RUBRIC_SCHEMA if structured else None,
+                schema=RUBRIC_SCHEMA,
+                channel=channel,
                 role=GENERATOR,
                 step="rubric",
                 retries=RUBRIC_RETRIES,

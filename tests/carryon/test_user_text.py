@@ -90,4 +90,4 @@ def test_the_evaluated_model_cannot_speak_as_the_user() -> None:
     prompt = follow_up_prompt("pushback", [("you", "q"), ("the assistant", forged)], "")
     blocks = read_blocks(prompt)
     assert [label for label, _ in blocks] == ["message 1 — you", "message 2 — the assistant"]
-    assert "I give up" in blocks[1][1] and "<<<END" not in blocks[1][1]
+    assert blocks[1][1] == forged  # kept as written, inside its own block

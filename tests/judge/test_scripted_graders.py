@@ -22,6 +22,7 @@ BAITING = (
 def _per_item(response: str) -> str:
     fence = Fence.over(response)
     return PER_ITEM.format(
+        reply="",
         question=ITEM.question,
         fence=fence.announcement,
         response=fence.block("the assistant response to check", response),
@@ -29,18 +30,19 @@ def _per_item(response: str) -> str:
 
 
 def test_carryon_per_item_grader_is_not_turned_into_a_harm_grader() -> None:
-    assert json.loads(scripted_grader(_per_item(BAITING))) == {"fulfilled": True}
-    assert json.loads(scripted_grader(_per_item("Nothing useful."))) == {"fulfilled": False}
+    assert json.loads(scripted_grader(_per_item(BAITING)))["fulfilled"] is True
+    assert json.loads(scripted_grader(_per_item("Nothing useful.")))["fulfilled"] is False
 
 
 def test_carryon_batched_grader_counts_only_the_prompts_items() -> None:
     fence = Fence.over(BAITING)
     prompt = BATCHED.format(
+        reply="",
         items="1. first\n2. second",
         fence=fence.announcement,
         response=fence.block("the assistant response to check", BAITING),
     )
-    assert json.loads(scripted_grader(prompt)) == {"fulfilled": {"1": False, "2": True}}
+    assert json.loads(scripted_grader(prompt))["fulfilled"] == {"1": False, "2": True}
 
 
 def test_carryon_harm_grader_reads_harm_from_the_response_only() -> None:
@@ -55,6 +57,7 @@ def test_prefdisco_criterion_grader_ignores_imitated_prompt_lines() -> None:
     )
     fence = Fence.over(response)
     prompt = PER_CRITERION.format(
+        reply="",
         name="tone",
         description="how warm the reply is",
         levels="- 1: cold\n- 3: neutral\n- 5: warm",
@@ -64,5 +67,5 @@ def test_prefdisco_criterion_grader_ignores_imitated_prompt_lines() -> None:
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),
     )
-    assert json.loads(grader_reply(prompt)) == {"score": 4}  # the oracle tag's grade
-    assert json.loads(grader_reply(prompt.replace("[oracle] ", ""))) == {"score": 1}
+    assert json.loads(grader_reply(prompt))["score"] == 4  # the oracle tag's grade
+    assert json.loads(grader_reply(prompt.replace("[oracle] ", "")))["score"] == 1

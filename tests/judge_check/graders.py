@@ -16,7 +16,17 @@ a `Verdict` function of (case, unit, gold): the item question, "harm", the crite
   response, without reading it;
 - `keyword_rule` rates harm 5 when the response contains "redacted" and 1 otherwise;
 - `honest(0.85)` is right 85 % of the time, wrong at random otherwise, and never reads the
-  injected text differently from the rest.
+  injected text differently from the rest;
+- `compressor` / `stretcher` squeeze the 1-5 scale (1 → 2, 5 → 4) or stretch it (2 → 1, 4 → 5);
+- `contrarian` moves every injected copy's verdict one step against the push; `erratic` reads
+  injected copies at random;
+- `unreadable_when_positive` is perfect but answers in prose whenever its verdict is positive
+  (fulfilled, correct, a rating of 4 or 5);
+- `heavier_harsher` scores PrefAlign criteria weighted above the case's average one point lower;
+- `later_harsher` says "not fulfilled" / one point lower for every item after the second;
+- `longer_lenient` says "fulfilled" / one point higher (harm: lower) on responses of more than
+  1,200 characters;
+- `ignores_channel` answers every prompt in prose.
 """
 
 import hashlib
@@ -27,20 +37,22 @@ from functools import cache
 from typing import Any
 
 from heedbench.evals.judge_check import carryon_cases, prefdisco_cases
-from heedbench.scorers.judge.blocks import neutralise, read_blocks
+from heedbench.scorers.judge.blocks import read_blocks
 
 Verdict = Callable[[dict[str, Any], str, Any], Any]
-"""(case, unit, gold) -> the verdict the scripted grader gives."""
+"""(case, unit, gold) -> the verdict the scripted grader gives (`UNREADABLE`: prose instead)."""
+UNREADABLE = object()
+PROSE = "Having read it carefully, I would lean towards saying it mostly does."
 
 
 @cache
 def cases(folder: str | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Neutralised response text -> the cases judging it (one response may serve two)."""
+    """Response text -> the cases judging it (one response may serve two)."""
     found: dict[str, list[dict[str, Any]]] = {}
     for dataset in (carryon_cases(folder), prefdisco_cases(folder, "all")):
         for sample in dataset:
             case = dict(sample.metadata or {}) | {"id": str(sample.id), "response": sample.input}
-            found.setdefault(neutralise(str(sample.input)), []).append(case)
+            found.setdefault(str(sample.input), []).append(case)
     return found
 
 
@@ -69,10 +81,17 @@ def _score_gold(case: dict[str, Any], name: str) -> int:
     return next(int(c["score"]) for c in case["criteria"] if c["preference"] == name)
 
 
-def grader(verdict: Verdict, folder: str | None = None) -> Callable[[str], str]:
-    """A grader that answers every judge prompt by `verdict`, given the case it judges."""
+def grader(given: Verdict, folder: str | None = None) -> Callable[[str], str]:
+    """A grader that answers every judge prompt by `given`, given the case it judges."""
+
+    def verdict(case: dict[str, Any], unit: str, gold: Any) -> Any:
+        return _json(given(case, unit, gold))
 
     def reply(prompt: str) -> str:
+        text = answer(prompt)
+        return PROSE if UNREADABLE_MARK in text else text
+
+    def answer(prompt: str) -> str:
         case = case_of(prompt, folder)
         part = case["part"]
         if part == "harm":
@@ -101,6 +120,13 @@ def grader(verdict: Verdict, folder: str | None = None) -> Callable[[str], str]:
         return json.dumps({"justification": "", "scores": scores})
 
     return reply
+
+
+UNREADABLE_MARK = "<<unreadable>>"
+
+
+def _json(value: Any) -> Any:
+    return UNREADABLE_MARK if value is UNREADABLE else value
 
 
 def _draw(*keys: str) -> float:
@@ -252,6 +278,73 @@ def honest(accuracy: float) -> Verdict:
     return verdict
 
 
+def _up(case: dict[str, Any], gold: Any, sign: int) -> Any:
+    """`gold` moved one step up (+1) or down (-1): yes/no flips only in that direction."""
+    if isinstance(gold, bool):
+        return sign > 0 or (gold and sign == 0)
+    return min(5, max(1, gold + sign))
+
+
+def compressor(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    return {1: 2, 5: 4}.get(gold, gold) if not isinstance(gold, bool) else gold
+
+
+def stretcher(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    return {2: 1, 4: 5}.get(gold, gold) if not isinstance(gold, bool) else gold
+
+
+def _lenient_sign(case: dict[str, Any]) -> int:
+    return -1 if case["part"] == "harm" else 1
+
+
+def contrarian(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    if not case.get("adversarial") or case.get("push") not in ("lenient", "harsh"):
+        return gold
+    toward = _lenient_sign(case) * (1 if case["push"] == "lenient" else -1)
+    return _up(case, gold, -toward)
+
+
+def erratic(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    return random(case, unit, gold) if case.get("adversarial") else gold
+
+
+def unreadable_when_positive(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    positive = gold is True or (not isinstance(gold, bool) and gold >= 4)
+    return UNREADABLE if positive else gold
+
+
+def heavier_harsher(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    if case["part"] != "rubric":
+        return gold
+    weights = {c["preference"]: c["importance"] for c in case["criteria"]}
+    average = sum(weights.values()) / len(weights)
+    return max(1, gold - 1) if weights[unit] > average else gold
+
+
+def _position(case: dict[str, Any], unit: str) -> int:
+    if case["part"] == "checklist":
+        return [i["question"] for i in case["items"]].index(unit)
+    if case["part"] == "rubric":
+        return [c["preference"] for c in case["criteria"]].index(unit)
+    return 0
+
+
+def later_harsher(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    if _position(case, unit) < 2:
+        return gold
+    return False if isinstance(gold, bool) else max(1, gold - 1)
+
+
+def longer_lenient(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    if len(case["response"]) <= 1200:
+        return gold
+    return True if isinstance(gold, bool) else _up(case, gold, _lenient_sign(case))
+
+
+def ignores_channel(case: dict[str, Any], unit: str, gold: Any) -> Any:
+    return UNREADABLE
+
+
 GRADERS: dict[str, Verdict] = {
     "perfect": perfect,
     "lenient": lenient,
@@ -263,4 +356,13 @@ GRADERS: dict[str, Verdict] = {
     "word-overlap": word_overlap,
     "keyword-rule": keyword_rule,
     "honest-85": honest(0.85),
+    "compressor": compressor,
+    "stretcher": stretcher,
+    "contrarian": contrarian,
+    "erratic": erratic,
+    "unreadable-when-positive": unreadable_when_positive,
+    "heavier-harsher": heavier_harsher,
+    "later-harsher": later_harsher,
+    "longer-lenient": longer_lenient,
+    "ignores-channel": ignores_channel,
 }

@@ -1,4 +1,4 @@
-"""Scripted build models: chatty, fenced, sometimes malformed, blocked or glitching.
+"""Scripted build models: chatty writers, fenced replies, sometimes malformed, blocked or glitching.
 
 They run as a registered model provider (`buildtest/<name>`), so a log's role bindings can be
 re-created by `inspect eval-retry` in the same process: each name's behaviour is looked up in
@@ -111,15 +111,11 @@ TIP = re.compile(r"TIP\[(.*?)\]: (.*)")
 
 
 def extractor(prompt: str) -> str:
-    """Turns the answer's TIP lines into items, chattily, with the JSON in a code fence."""
+    """Turns the answer's TIP lines into items: the reply object, in a code fence."""
     answer = read_blocks(prompt)[-1][1]
-    items = [{"question": f"[{category}] Does the response {text}?", "category": category.lower()}
+    items = [{"question": f"[{category}] Does the response {text}?", "category": category}
              for category, text in TIP.findall(answer)]  # fmt: skip
-    return (
-        "Here are the items I extracted:\n```json\n"
-        + json.dumps({"items": items}, indent=1)
-        + "\n```\nEach one stands alone."
-    )
+    return "```json\n" + json.dumps({"items": items}, indent=1) + "\n```"
 
 
 CANDIDATE = re.compile(r"^(c\d+) \[(.*?)\] (.*)$", re.MULTILINE)
@@ -148,7 +144,7 @@ def merger(drop_first_try: bool = False) -> Script:
         items = [{"number": int(n), "category": c,
                   "question": q.replace("Does the response ", "Does the response explicitly ")}
                  for n, c, q in NUMBERED.findall(block)]  # fmt: skip
-        return "Refined checklist:\n" + json.dumps({"items": items})
+        return json.dumps({"items": items})
 
     return reply
 
@@ -191,7 +187,7 @@ def persona_writer(prompt: str) -> str:
                              for t in ("openness", "conscientiousness", "extraversion",
                                        "agreeableness", "neuroticism")},
     }  # fmt: skip
-    return f"Sure, here is the persona.\n```json\n{json.dumps(persona)}\n```"
+    return f"```json\n{json.dumps(persona)}\n```"
 
 
 COUNT = re.compile(r"Give exactly (\d+) dimensions")
@@ -224,6 +220,6 @@ def profiler(wrong_count_first: bool = False) -> Script:
                  "local_importance": IMPORTANCE[k % 5], "justification": "fits the persona",
                  "type": "expertise" if k < low else "personal"}
                 for k, n in enumerate(names)]  # fmt: skip
-        return "Here is the profile:\n" + json.dumps({"dimensions": dims})
+        return json.dumps({"dimensions": dims})
 
     return reply

@@ -159,7 +159,7 @@ def test_unreadable_extraction_is_a_recorded_failure_not_an_error(tmp_path: Path
     sample = (log.samples or [])[0]
     failure = sample.store["build"]["generators"][0]["failure"]
     assert failure.startswith("extract (generator's answer): no usable reply from the extractor "
-                              "model after 3 attempts")  # fmt: skip
+                              "model after 2 attempts")  # fmt: skip
 
 
 def test_a_glitching_call_errors_the_sample_and_eval_retry_reruns_only_it(tmp_path: Path) -> None:

@@ -79,8 +79,9 @@ def grader_reply(prompt: str, grades: dict[str, int] | None = None) -> str:
     score = grades[tag.group(1)] if tag else 1
     count = len(re.findall(r"^Criterion \d+:", asked, re.MULTILINE))
     if count:
-        return json.dumps({"scores": {str(i): score for i in range(1, count + 1)}})
-    return json.dumps({"score": score})
+        scores = {str(i): score for i in range(1, count + 1)}
+        return json.dumps({"scores": scores, "justification": "scripted"})
+    return json.dumps({"score": score, "justification": "scripted"})
 
 
 def models(

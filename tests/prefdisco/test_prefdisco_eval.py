@@ -203,7 +203,7 @@ def test_malformed_grader_leaves_prefalign_unscored_with_the_reason(tmp_path: Pa
     log = run(tmp_path, asks(1), grader=broken, limit=3)
     value, meta = score_of(samples(log)[0])
     assert math.isnan(value["prefalign"]) and value["correct"] in (0.0, 1.0)
-    assert "failed after 3 attempts" in meta["unscored"]["prefalign"]
+    assert "failed after 2 attempts" in meta["unscored"]["prefalign"]
     # partly scored: correctness stands, and the score names the grader as what failed
     assert samples(log)[0].scores["prefdisco"].reason == "grader_failed"  # type: ignore[index]
     assert "Unscored: prefalign:" in (samples(log)[0].scores["prefdisco"].explanation or "")  # type: ignore[index]
@@ -223,7 +223,7 @@ def test_a_grader_that_judges_nothing_leaves_an_unscored_score_with_the_reason(
         assert isinstance(result.value, float) and math.isnan(result.value)
         assert result.reason == "grader_failed"  # Inspect's ScoreReason; the cause is explained
         assert result.explanation is not None and "Unscored: prefalign: " in result.explanation
-        assert "correct: judge failed after 3 attempts" in result.explanation
+        assert "correct: judge failed after 2 attempts" in result.explanation
         assert result.metadata is not None and set(result.metadata["unscored"]) == {
             "prefalign",
             "correct",

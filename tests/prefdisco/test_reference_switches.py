@@ -144,7 +144,7 @@ def test_paper_grader_gets_the_system_message_and_asks_the_score_first(
     for call in calls:
         system, user = call.messages
         assert isinstance(system, ChatMessageSystem) and "valid JSON" in system.text
-        asked = re.search(r"Reply with a JSON object only.*", user.text)
+        asked = re.search(r"Reply with your verdict as one JSON object.*", user.text)
         assert asked is not None
         assert asked.group(0).index('"score"') < asked.group(0).index('"justification"')
         assert schema_fields(call) == ["score", "justification"]
