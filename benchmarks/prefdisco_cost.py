@@ -124,7 +124,7 @@ def scripted(
     )
 
 
-def run(source: str, judge: str, protocol: str, args: argparse.Namespace) -> dict[str, Any]:
+def run(source: str, judge: Any, protocol: Any, args: argparse.Namespace) -> dict[str, Any]:
     meter = Meter()
     model, user, grader = scripted(meter, args.questions, args.answer_chars, args.user_chars)
     with tempfile.TemporaryDirectory() as log_dir:

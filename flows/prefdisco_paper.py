@@ -20,10 +20,12 @@ Arguments (`-A key=value`):
         -A revision=<sha> -A max_problems=100.
 """
 
-from typing import Any
+from typing import Any, get_args
 
 from inspect_flow import FlowOptions, FlowSpec, FlowTask, tasks_matrix
 
+from heedbench import params
+from heedbench.evals.prefdisco.dataset import Variant
 from heedbench.evals.prefdisco.task import prefdisco, resolve_sources
 from heedbench.prices import DEFAULT_PRICES
 from heedbench.sweeps import log_folder, names, numbers, one, task_version
@@ -44,7 +46,7 @@ def prefdisco_paper(
 ) -> FlowSpec:
     """The sweep as a FlowSpec (see the module docstring for the arguments)."""
     if sources == "all":
-        variant = str(task_args.get("variant", "1k"))
+        variant = params.one_of("variant", task_args.get("variant", "1k"), get_args(Variant))
         chosen = list(resolve_sources("all", variant, task_args.get("data")))
     else:
         chosen = names(sources, "sources")

@@ -27,7 +27,7 @@ from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
-from heedbench.scorers.prefdisco.correctness import VerdictKind, deterministic_verdict
+from heedbench.scorers.prefdisco.answers import VerdictKind, deterministic_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"

@@ -15,7 +15,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.errors import JudgeCheckDataError
 from heedbench.evals.judge_check.twins import check_twins
-from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, SOURCES
+from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.scorers.judge_check.injection import PUSHES
@@ -221,7 +221,7 @@ def _rubric(record: Mapping[str, Any], where: str) -> Sample:
 def _options(record: Mapping[str, Any], source: str, where: str) -> dict[str, str] | None:
     options = record.get("options")
     if options is None:
-        if SOURCE_ANSWER_KIND[source] == "choice":
+        if SOURCES[source].kind == "choice":
             raise JudgeCheckDataError(
                 f"{where}, field 'options': a multiple-choice source ({source}) needs its options"
             )
