@@ -1,21 +1,12 @@
 """PrefDisco records in the public release's schema: shipped sample, local file, or the hub.
 
-`ReleaseRecord` is the release's record schema (pydantic); a line outside it is an error naming
-file, record and field, and so is a repeated `problem_id`. The loader reads what the reference
-evaluator reads, repairs what the release's generator lets through, and skips only what cannot
-be run:
-
-- **Repairs** (counted per source): rubric weights that do not sum to 1 are normalised (the
-  generator only warns, the reference divides by the sum anyway); a missing weight is 1/n as in
-  the reference's scorer; levels other than 1/3/5 are kept (any integer score 1–5); an
-  unreadable level entry is dropped; an empty justification, a missing local importance and a
-  repeated criterion are accepted.
-- **Skips** (counted by reason; an error with `strict=True`): no problem text, no rubric, a
-  multiple-choice row without options, no gold answer (except a source whose split has none),
-  a gold answer that is not an option, a criterion whose preference has no entry or no value.
-
-Counts go into a `LoadReport` per source: logged once as a warning naming the file, and put
-into the task's metadata under `load_repairs`.
+`ReleaseRecord` is the release's record schema; a line outside it is an error naming file,
+record and field, and so is a repeated `problem_id`. What the release's generator lets through
+is repaired and counted (`REPAIRS`: weights normalised or 1/n when missing, as the reference
+scores them; non-standard or unreadable levels; empty justifications, missing importances,
+repeated criteria); a record that cannot be run is skipped and counted by reason (an error with
+`strict=True`). The counts (`LoadReport`) are logged once per source and go into the task's
+metadata under `load_repairs` (evals/prefdisco/README.md, "Dataset").
 """
 
 import functools

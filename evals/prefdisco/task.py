@@ -189,52 +189,33 @@ def prefdisco(
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
 
+    Every option is described in evals/prefdisco/README.md; the switches (correctness to
+    share_baseline) default to the protocol's own value (solvers/prefdisco/settings.py).
+
     Args:
-        condition: baseline (task alone), discovery (may ask the simulated user first),
-            oracle (profile given up front) or all (the three on the same records, which gives
-            normalized alignment).
-        protocol: paper (default: the PrefDisco reference evaluator's protocol and settings)
-            or budgeted (heedbench's earlier protocol: up to max_turns questions, one per
-            message, the budget stated, an answer given by itself judged). The switches below
-            default to the protocol's own choice (evals/prefdisco/README.md).
-        source: a source in evals/prefdisco/sources.py (math, aime, medqa, ...) or all (every
-            source present in the data).
+        condition: baseline, discovery, oracle, or all (the three on the same records).
+        protocol: paper (the reference evaluator's protocol) or budgeted (heedbench's earlier).
+        source: a source of evals/prefdisco/sources.py, or all (every source in the data).
         variant: 1k or 5k (the public release's two sizes).
-        data: unset for the shipped offline sample; a JSONL file or a release-layout folder;
-            or "hub" for stellalisy/prefq-bench (needs revision).
-        revision: hub commit to pin (required with data=hub).
-        max_turns: discovery turns before the answer is requested (paper: model messages,
-            questions or an answer; budgeted: questions).
-        user_type: passive (minimal answers, a preference only when asked about it),
-            passive_stop (the same, but may end the questions with a stop signal; paper only)
-            or collaborative (volunteers context; under paper it may also ask follow-ups and
-            end the questions with a stop signal).
-        fixed_questions: make the model ask exactly this many times (the paper uses 2, 4, 8);
-            overrides max_turns.
-        questions: model (the model asks) or stock (a fixed generic questionnaire of k
-            questions, k = fixed_questions or max_turns, asks instead; the model answers).
-        judge: PrefAlign grading: per_criterion (one grader call per criterion, as in the
-            paper) or batched (all criteria in one grader call).
-        strict: stop at the first record that cannot be run instead of skipping it; repairs
-            are applied either way and counted in the task metadata (`load_repairs`).
-        max_problems: run a seeded random subset of this many records per source, drawn as
-            the reference evaluator draws it; unset runs every record.
+        data: unset (the shipped sample), a JSONL file, a release-layout folder, or hub.
+        revision: the hub commit to pin (required with data=hub).
+        max_turns: discovery turns (paper) or questions (budgeted) before the final answer.
+        user_type: passive, passive_stop (paper only) or collaborative.
+        fixed_questions: make the model ask exactly this many times (overrides max_turns).
+        questions: model (the model asks) or stock (a generic questionnaire asks instead).
+        judge: per_criterion (one grader call per criterion) or batched (one call).
+        strict: stop at the first record that cannot be run instead of skipping it.
+        max_problems: a seeded subset of this many records per source, as the reference draws.
         seed: the draw's seed (needs max_problems; default 42, the reference's).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
-        verdict: how the grader gives each verdict: schema (a strict response schema; default),
-            tool (a forced submit_verdict tool call) or text (a reply that is one JSON object).
-        correctness: grader (paper: every answer graded) or deterministic (budgeted: an answer
-            unambiguous by its form is read without a grader).
-        grader_prompt: paper (the reference's prompts) or anchored (heedbench's earlier ones).
+        verdict: the grader's verdict channel: schema, tool or text.
+        correctness: grader (every answer graded) or deterministic (read by form first).
+        grader_prompt: paper (the reference's prompts) or anchored (heedbench's earlier).
         user_format: json (the user writes {thought, response}) or text (a plain reply).
         sampling: paper (the reference's top-p and token limits) or provider.
-        reasoning: paper (reasoning effort low for the model, high for user and grader) or
-            provider (left to the provider).
-        markers: action (the reference's ###ACTION### lines, no reminders, the whole final
-            message judged; paper only) or labels (QUESTION: / FINAL ANSWER:, one reminder,
-            one push-back, the text after the marker judged).
-        share_baseline: cache the evaluated model's replies by their messages for the run, as
-            the reference's client does (one baseline and one first question per problem).
+        reasoning: paper (effort low for the model, high for user and grader) or provider.
+        markers: action (the reference's ###ACTION### lines; paper only) or labels.
+        share_baseline: cache the model's replies by their messages for the run.
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("prefdisco", unknown, prefdisco)

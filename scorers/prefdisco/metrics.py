@@ -100,15 +100,6 @@ def _mapping(stat: Metric, scores: list[SampleScore]) -> dict[str, float]:
     return {str(k): float(v) for k, v in result.items()} if isinstance(result, dict) else {}
 
 
-def condition_means(scores: list[SampleScore]) -> dict[str, float]:
-    """The mean value per condition over the scores given (conditions with none are absent)."""
-    to_float = value_to_float()
-    values: dict[str, list[float]] = defaultdict(list)
-    for score in scores:
-        values[_condition(score)].append(to_float(score.score.value))
-    return {condition: sum(v) / len(v) for condition, v in values.items() if v}
-
-
 def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]]:
     """Scores as source -> record (problem id) -> condition -> value."""
     to_float = value_to_float()

@@ -1,35 +1,13 @@
 """The PrefDisco solver: one final response per sample, in its sample's condition.
 
-- baseline: the task alone, one answer (no system message).
-- oracle: the profile as a system message, then the task.
-- discovery: the model may ask the simulated user (role `user`) before answering.
-
-Discovery under `protocol="paper"` (the reference evaluator's loop): at most `max_turns` model
-turns; a question is answered by the simulated user, an answer ends the loop, and so does a
-stopping user's stop signal; the budget is never stated. With `fixed_questions=k` the loop runs
-exactly k turns ("turn t of k"), an answer in a question turn is not taken and the loop goes
-on. After the loop the final answer is always requested, with the evaluation framing, added to
-the user's last message; that reply is judged (after fixed k, under the free system message).
-How messages are read follows `markers` (`protocol.py`):
-
-- `action` (the reference's): no reminders and no push-backs. An answer during free discovery
-  gets `###STOP###` as the user's turn, with the final request added to it; in a fixed-k turn
-  it gets a bare `###STOP###` and the turn is spent. A stopping user's reply is passed on with
-  the signal in it. The whole final message is judged.
-- `labels` (heedbench's): an unmarked message gets one reminder, then is a question when it
-  ends with "?" and an answer otherwise; an answer in a fixed-k turn is refused with a
-  message; the final request asks for `FINAL ANSWER:`, and a question in reply to it gets one
-  "no more questions". The text after the marker is judged.
-
-Discovery under `protocol="budgeted"` (heedbench's earlier loop, `labels`): at most
-`max_turns` questions, stated in the system message; an answer the model gives by itself is
-judged; the final answer is requested only when the budget is spent. With `fixed_questions=k`
-an early answer is pushed back into asking once, then accepted.
-
-`questions="stock"` replaces the model's questions by the first k of a generic questionnaire
-(k: `fixed_questions` or `max_turns`), written in the marker style and answered by the same
-simulated user; then the final answer is requested as after the loop. With `share_baseline`
-the evaluated model's replies are cached by their messages for the run (`SharedReplies`).
+baseline: the task alone; oracle: the profile as a system message, then the task; discovery:
+the model may ask the simulated user (role `user`), then its final answer is requested.
+`DiscoveryLoop` plays the paper protocol's loop (`run_paper`: at most `max_turns` turns, or
+exactly k, then the final request), the budgeted one (`run_budgeted`: up to `max_turns`
+questions, an answer given by itself judged) and the stock questionnaire (`run_stock`); the
+marker style (`markers`, `protocol.py`) decides reminders, push-backs and the `###STOP###`
+turns, as evals/prefdisco/README.md describes. With `share_baseline` the evaluated model's
+replies are cached by their messages for the run (`SharedReplies`).
 """
 
 import json
@@ -174,13 +152,13 @@ class SharedReplies:
         self._replies: dict[str, ModelOutput] = {}
         self._locks: dict[str, anyio.Lock] = {}
 
-    async def reply(self, state: TaskState) -> tuple[ModelOutput, bool]:
-        """The reply to the state's messages, and whether it came from the cache."""
+    async def reply(self, model: Model, state: TaskState) -> tuple[ModelOutput, bool]:
+        """`model`'s reply to the state's messages, and whether it came from the cache."""
         key = json.dumps([state.epoch, *((m.role, m.text) for m in state.messages)])
         async with self._locks.setdefault(key, anyio.Lock()):
             if key in self._replies:
                 return self._replies[key], True
-            output = await generate_checked(get_model(), state.messages, role="target")
+            output = await generate_checked(model, state.messages, role="target")
             self._replies[key] = output
             return output, False
 
@@ -188,16 +166,18 @@ class SharedReplies:
 class Conversation:
     """One sample's conversation with the evaluated model: its calls and messages."""
 
-    def __init__(self, state: TaskState, run: PrefDiscoRun, shared: SharedReplies | None) -> None:
-        self.state, self.run_info, self.shared = state, run, shared
+    def __init__(
+        self, state: TaskState, run: PrefDiscoRun, model: Model, shared: SharedReplies | None
+    ) -> None:
+        self.state, self.run_info, self.model, self.shared = state, run, model, shared
 
     async def reply(self) -> ModelOutput:
         """The evaluated model's next message, appended (from the run's cache when shared)."""
         if self.shared is None:
-            output = await generate_checked(get_model(), self.state.messages, role="target")
+            output = await generate_checked(self.model, self.state.messages, role="target")
             message = output.message
         else:
-            output, hit = await self.shared.reply(self.state)
+            output, hit = await self.shared.reply(self.model, self.state)
             self.run_info.shared_replies += hit
             message = output.message.model_validate(output.message.model_dump(exclude={"id"}))
         self.state.output = output
@@ -264,7 +244,7 @@ def prefdisco_solver(
         run = state.store_as(PrefDiscoRun)
         run.condition, run.protocol, run.switches = metadata["condition"], protocol, chosen.record()
         run.questions_from = questions
-        talk = Conversation(state, run, shared)
+        talk = Conversation(state, run, get_model(), shared)
         if run.condition == "oracle":
             talk.set_system(oracle_system(protocol, record))
         try:

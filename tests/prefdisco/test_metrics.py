@@ -7,7 +7,6 @@ import pytest
 from inspect_ai.scorer import Metric, SampleScore, Score
 
 from heedbench.scorers.prefdisco.metrics import (
-    condition_means,
     condition_stats,
     discovery_below_baseline,
     normalized_alignment_metric,
@@ -51,12 +50,6 @@ ROWS = [
 
 
 def test_condition_means() -> None:
-    plain = [
-        SampleScore(score=Score(value=value), sample_id=f"math/{problem}/{condition}",
-                    sample_metadata={"problem_id": problem, "condition": condition})
-        for problem, condition, value in ROWS
-    ]  # fmt: skip
-    assert condition_means(plain) == {"baseline": 2.5, "discovery": 2.5, "oracle": 4.5}
     stats = call(condition_stats(), scores(ROWS))
     assert {k: v for k, v in stats.items() if k.startswith("prefalign_") and "stderr" not in k} == {
         "prefalign_baseline": 2.5,
@@ -106,7 +99,6 @@ def test_empty_lists() -> None:
     assert call(normalized_alignment_metric(), []) == {}
     assert call(discovery_below_baseline(), []) == {}
     assert call(condition_stats(), []) == {}
-    assert condition_means([]) == {}
 
 
 def test_normalized_alignment_is_paired_per_source_and_normalised_over_the_source_means() -> None:
