@@ -15,6 +15,8 @@ Arguments (`-A key=value`):
     sources: `all` (default: every source in the data: the four of the shipped sample, the ten
         of the release with data=hub) or a comma-separated list.
     fixed_questions: the fixed k of the extra discovery runs (default 2,4,8; empty for none).
+    stock: true to add one stock-questionnaire discovery run per source (`-T questions=stock`,
+        beyond the paper; the report sets it beside each model's own discovery).
     log_dir: where the logs go (default ./logs/prefdisco-paper).
     anything else: a `prefdisco` task argument for every run, e.g. -A data=hub
         -A revision=<sha> -A max_problems=100.
@@ -41,6 +43,7 @@ def prefdisco_paper(
     grader: str | None = None,
     sources: str | list[str] = "all",
     fixed_questions: int | str | list[int] | None = FIXED_QUESTIONS,
+    stock: bool | str = False,
     log_dir: str | None = None,
     **task_args: Any,
 ) -> FlowSpec:
@@ -60,6 +63,11 @@ def prefdisco_paper(
         for source in chosen
         for k in numbers(fixed_questions)
     ]
+    if params.flag("stock", stock):
+        runs += [
+            {"condition": "discovery", "source": source, "questions": "stock", **task_args}
+            for source in chosen
+        ]
     base = FlowTask(
         name="heedbench/prefdisco",
         factory=prefdisco,

@@ -36,6 +36,7 @@ from heedbench.solvers.prefdisco.settings import (
     Markers,
     Protocol,
     Reasoning,
+    Role,
     Sampling,
     UserFormat,
     resolve,
@@ -316,6 +317,10 @@ def prefdisco(
             "conditions": list(conditions),
             "protocol": protocol,
             **switches.record(),
+            "role_settings": {
+                role: role_config(role, protocol, switches).model_dump(exclude_none=True)
+                for role in get_args(Role)
+            },
             "questions": questions,
             "sources": list(sources),
             "variant": variant,

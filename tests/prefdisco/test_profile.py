@@ -74,6 +74,8 @@ def test_the_paper_user_sees_no_task_and_the_budgeted_user_does() -> None:
         )
 
     assert "|x - 3| = 5" not in prompt("paper") and "|x - 3| = 5" in prompt("budgeted")
+    # the reference's example of a preference stated when asked: a short sentence, not a word
+    assert '(for example "I\'d like a simple one.")' in prompt("paper")
     for protocol in ("paper", "budgeted"):
         text = prompt(protocol)
         assert "message 1 — the assistant>>>\nDo you like worked examples?" in text

@@ -194,6 +194,12 @@ def test_paper_sampling_for_every_role(paper: tuple[EvalLog, Recorded]) -> None:
     }
     correctness = {c.config.temperature for c in seen.grader if "correct answer" in c.text}
     assert correctness == {0.7}
+    # the log names every role's settings (a binding's own would still win)
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["role_settings"]["correctness"] == {
+        "temperature": 0.7, "top_p": 0.95, "max_tokens": 4096, "reasoning_effort": "high"
+    }  # fmt: skip
+    assert log.eval.metadata["role_settings"]["model"]["reasoning_effort"] == "low"
     assert (log.plan.config.top_p, log.plan.config.max_tokens) == (0.9, 8192)
     assert log.plan.config.reasoning_effort == "low"
 
