@@ -22,7 +22,7 @@ from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judg
 from heedbench.evals.pipelines.carryon import carryon_candidates, carryon_checklist
 from heedbench.evals.pipelines.prefdisco import prefdisco_personas, prefdisco_profiles
 from heedbench.evals.prefdisco.task import prefdisco
-from heedbench.models.chance import ChanceModelAPI
+from heedbench.models.api import HeedbenchModelAPI
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.scorers.choice.scorer import choice_alignment
 from heedbench.scorers.judge_check.scorer import judge_check_scorer
@@ -35,7 +35,7 @@ from heedbench.scorers.pipelines.checks import (
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 
 __all__ = [
-    "ChanceModelAPI",
+    "HeedbenchModelAPI",
     "carryon",
     "carryon_candidates",
     "carryon_checklist",

@@ -271,7 +271,7 @@ async def grade(
     options = option_lines(problem.options)
     fence = Fence.over(response)
     prompt = CORRECTNESS.format(
-        reply=reply_instruction(channel, CORRECTNESS_EXAMPLE),
+        reply=reply_instruction(channel, CORRECTNESS_EXAMPLE, CORRECTNESS_SCHEMA),
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",
         gold=problem.answer,
