@@ -5,14 +5,11 @@ Shared by solvers (the simulated user) and scorers (the grader), so it sits outs
 
 import contextvars
 import difflib
-import logging
 from collections.abc import Mapping, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 
 from heedbench.errors import InputError
-
-logger = logging.getLogger(__name__)
 
 BENCHMARK_ROLES = ("user", "grader")
 """The role models of the benchmark tasks: the simulated user and the grader."""
@@ -95,25 +92,24 @@ def roles_bound_before_build() -> bool:
 
 
 def check_bindings(task: str, roles: Sequence[str]) -> None:
-    """Refuse a `--model-role` binding that no heedbench task would use; warn about one unused here.
+    """Refuse a `--model-role` binding this task does not use, before any model is called.
 
     Inspect ignores a role nobody asks for, so `--model-role judge=...` (for `grader`) would
-    run the benchmark with the grader unbound or, with `allow_self_roles`, self-graded. A
-    benchmark role this task does not need (`--model-role user=...` on `choice`) may be meant
-    for another task of the same `inspect eval` command, so that one is only a warning.
+    run the benchmark with the grader unbound or, with `allow_self_roles`, self-graded, and
+    `--model-role grader=...` on `choice` (which grades nothing) or `user=...` on a carryon
+    `turn1` run (which simulates no user) would leave a model the user meant to use unused.
+    Tasks that use different roles run in separate commands.
     """
     for bound in model_roles():
         if bound in roles:
             continue
-        if bound not in BENCHMARK_ROLES:
-            close = difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
-            hint = f"; did you mean --model-role {close[0]}=...?" if close else ""
-            uses = ", ".join(roles) if roles else "no role models"
-            raise RoleNotBoundError(
-                f"--model-role {bound}: heedbench/{task} has no '{bound}' role{hint} "
-                f"(it uses {uses})"
-            )
-        logger.warning(f"--model-role {bound}: heedbench/{task} does not use a '{bound}' model")
+        close = difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
+        hint = f"; did you mean --model-role {close[0]}=...?" if close and close[0] != bound else ""
+        uses = ", ".join(roles) if roles else "no role models"
+        raise RoleNotBoundError(
+            f"--model-role {bound}: heedbench/{task} does not use a '{bound}' model here{hint} "
+            f"(it uses {uses}); drop the binding, or run tasks that use it in their own command"
+        )
 
 
 def check_roles_at_build(
