@@ -26,7 +26,7 @@ from heedbench.solvers.choice.sort import tie_aware_merge_sort
 ChoiceMethod = Literal[
     "pairwise_score", "pairwise_scc", "pairwise_test", "pointwise", "listwise", "pairwise_sort"
 ]
-CHOICE_METHODS: tuple[str, ...] = get_args(ChoiceMethod)
+CHOICE_METHODS: tuple[ChoiceMethod, ...] = get_args(ChoiceMethod)
 
 
 @dataclass

@@ -64,7 +64,7 @@ def test_the_data_card_and_the_readme_show_the_computed_exact_rows() -> None:
     samples = list(choice_dataset())
     rows = data_rows(samples, p=0.5) + context_blind_rows(samples, p=0.5)
     lines = markdown_table(rows).splitlines()[2:]
-    assert len(lines) == 5
+    assert len(lines) == 2 + 3 + 6 + 1 + 1  # trivial, blind, each factor, weather, additive
     card = (default_data_dir() / "README.md").read_text(encoding="utf-8")
     readme = (Path(__file__).parents[2] / "evals" / "choice" / "README.md").read_text()
     for line in lines:
@@ -74,7 +74,7 @@ def test_the_data_card_and_the_readme_show_the_computed_exact_rows() -> None:
 
 def test_context_blind_rows_earn_nothing_where_the_context_decides() -> None:
     samples = list(choice_dataset(n=12, seed=2))
-    loco, cut, whole = context_blind_rows(samples, p=0.5)
+    loco, cut, whole, *reading = context_blind_rows(samples, p=0.5)
     assert loco.mean("spo_context") == 0.0  # by construction
     assert loco.mean("kendall_context") >= 0.5  # D or W on every pair it disagrees on
     assert 0.0 < loco.mean("spo") < 1.0
@@ -83,6 +83,31 @@ def test_context_blind_rows_earn_nothing_where_the_context_decides() -> None:
     )
     # the global order has seen the scored context, so it recovers a little of it
     assert whole.mean("spo_context") > 0.0
+    # reading a factor recovers some of what the context decides, every factor more
+    assert [row.kind for row in reading] == ["factor"] * 7 + ["additive"]
+    assert all(0.0 < row.mean("spo_context") < 1.0 for row in reading)
+    assert reading[-1].mean("spo_context") > max(row.mean("spo_context") for row in reading[:-1])
+
+
+def test_on_the_contrast_split_a_chooser_blind_to_a_factor_scores_0_on_it() -> None:
+    rows = reference_rows("contrast", designs=[("pairwise_test", None)])
+    by_label = {row.label: row for row in rows}
+    factors = ("companion", "destination", "precipitation", "sky", "temperature", "time")
+    for factor in factors:
+        reads = by_label[f"reads only the {factor}"].contrast
+        assert set(reads) == set(factors)
+        for other in factors:  # it chooses alike in twins that differ in another factor
+            assert (statistics.fmean(reads[other]) > 0) == (other == factor), (factor, other)
+    assert set(by_label["mean level in the other contexts (ties indifferent)"].contrast) == set(
+        factors
+    )
+    assert all(
+        value == 0.0
+        for values in by_label["mean level in the other contexts (ties indifferent)"].contrast.values()
+        for value in values
+    )
+    chance = next(row for row in rows if row.kind == "chance")
+    assert 0.1 < statistics.fmean(v for vs in chance.contrast.values() for v in vs) < 0.5
 
 
 def test_rows_are_computed_on_the_contexts_asked_for() -> None:
