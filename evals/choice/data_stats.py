@@ -24,6 +24,7 @@ from heedbench.evals.choice.dataset import (
 from heedbench.evals.choice.reference import (
     WEATHER,
     ReferenceRow,
+    chance_row,
     context_blind_rows,
     split_pool,
 )
@@ -39,6 +40,8 @@ SEASONAL = (
 )  # fmt: skip
 """Objects whose use is the weather itself (rain, cold, sun, snow): where the weather-only
 chooser earns its score."""
+CHEAP_DESIGNS = ("pairwise_test", "pointwise", "listwise")
+"""The chance model's designs shown on the contrast split (one query per pair or fewer)."""
 SUBSTITUTES = (
     ("umbrella", "raincoat"),
     ("rubber boots", "hiking boots"),
@@ -53,10 +56,13 @@ def load(data: str | Path | None = None) -> tuple[list[str], list[ChoiceContext]
     return load_folder(resolve_data_dir(data))
 
 
-def chooser_rows(data: str | Path | None = None, p: float = 0.5) -> list[ReferenceRow]:
-    """The reference choosers on every context of a data folder."""
+def chooser_rows(
+    data: str | Path | None = None, p: float = 0.5, chance: Sequence[str] = ()
+) -> list[ReferenceRow]:
+    """The reference choosers on every context of a data folder, then chance per design."""
     samples = list(choice_dataset(data))
-    return context_blind_rows(samples, p, pool=samples, fixed_pool=split_pool(data))
+    rows = context_blind_rows(samples, p, pool=samples, fixed_pool=split_pool(data))
+    return rows + [chance_row(samples, method, p=p) for method in chance]
 
 
 def shape(contexts: Sequence[ChoiceContext]) -> dict[str, float]:
@@ -148,8 +154,9 @@ def contrast_table(rows: Sequence[ReferenceRow]) -> str:
             f"{statistics.fmean(row.contrast[f]):.3f}" if row.contrast.get(f) else "—"
             for f in factors
         ]
+        label = f"{row.label}, {row.method}" if row.method else row.label
         lines.append(
-            f"| {row.label} | {_mean(row, 'spo')} | {_mean(row, 'spo_context')} | "
+            f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'spo_context')} | "
             + " | ".join(cells)
             + " |"
         )
@@ -223,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print()
     print(seasonal_pairs(args.data))
     print()
-    print(contrast_table(chooser_rows(args.split)))
+    print(contrast_table(chooser_rows(args.split, chance=CHEAP_DESIGNS)))
     print()
     print(variety_table(objects, contexts))
 

@@ -54,7 +54,7 @@ class ChoiceContext:
     levels: tuple[str, ...] = ()
     """Optional names of the sets' levels (e.g. essential, useful, incidental, no role)."""
     factors: dict[str, str] = field(default_factory=dict)
-    """What the context is made of, factor by factor (destination, companion, precipitation, ...)."""
+    """What the context is made of, factor by factor (destination, companion, sky, ...)."""
     twins: dict[str, str] = field(default_factory=dict)
     """Earlier contexts this one is a minimal twin of, each with the one factor they differ in."""
 
@@ -153,9 +153,9 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
     """
     if not isinstance(record, dict):
         raise ChoiceDataError(f"{where}: a record must be a JSON object")
-    for field in REQUIRED_FIELDS:
-        if field not in record:
-            raise ChoiceDataError(f"{where}, field '{field}': missing")
+    for name in REQUIRED_FIELDS:
+        if name not in record:
+            raise ChoiceDataError(f"{where}, field '{name}': missing")
     if not isinstance(record["id"], str) or not record["id"].strip():
         raise ChoiceDataError(f"{where}, field 'id': must be a non-empty string")
     if not isinstance(record["context"], str) or not record["context"].strip():
@@ -249,8 +249,10 @@ def load_folder(folder: Path) -> tuple[list[str], list[ChoiceContext]]:
 
 
 def pool_of(folder: Path) -> list[ChoiceContext] | None:
-    """The contexts a split's reference choosers learn from (the default data); None when
-    the folder's own contexts are the pool (left out one at a time)."""
+    """The contexts a split's reference choosers learn from: the default data.
+
+    None when the folder's own contexts are the pool (left out one at a time).
+    """
     if folder.parent == default_data_dir() and folder.name in SPLITS:
         return load_folder(default_data_dir())[1]
     return None
@@ -259,8 +261,11 @@ def pool_of(folder: Path) -> list[ChoiceContext] | None:
 def context_blind_orders(
     contexts: list[ChoiceContext], objects: list[str], pool: list[ChoiceContext] | None = None
 ) -> dict[str, WeakOrder | None]:
-    """Each context's context-blind order over `objects`: the mean level over `pool`, or over
-    the other contexts when there is no pool (None for a single context)."""
+    """Each context's context-blind order over `objects`.
+
+    The mean level over `pool`, or over the other contexts when there is no pool (None for a
+    single context).
+    """
     if pool is not None:
         blind = mean_level_order([restrict(context.order, objects) for context in pool], objects)
         return {context.id: blind for context in contexts}

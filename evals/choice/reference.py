@@ -224,7 +224,7 @@ def readings(factors: Collection[str]) -> list[tuple[str, tuple[str, ...]]]:
 
     Each factor alone, then the weather factors together (where the data has them all).
     """
-    found = [(factor, (factor,)) for factor in factors]
+    found: list[tuple[str, tuple[str, ...]]] = [(factor, (factor,)) for factor in factors]
     if all(factor in factors for factor in WEATHER):
         found.append(("weather", WEATHER))
     return found
@@ -258,7 +258,7 @@ def context_blind_rows(
         for b, u in zip(blind, _orders(chosen), strict=True)
     ]
     overall = [global_order(_orders(everyone), objects)] * len(chosen)
-    found = [
+    found: list[tuple[RowKind, str, list[WeakOrder]]] = [
         ("blind_loco", "mean level in the other contexts (ties indifferent)", blind),
         ("blind_cut", "the same, cut to the user's set sizes", cut),
         ("blind_global", "one global order (mean level in all contexts)", overall),
@@ -352,7 +352,7 @@ async def _simulate(
     # never called (the querier answers itself): the chance baseline simulated offline for the
     # report's reference rows, outside any task
     model = get_model(CHANCE_MODEL)  # inspect-evals-lint: ignore[IEBP001] -- offline, no task
-    values, relations = [], []
+    values, relations = [], list[Relation]()
     for sample in samples:
         assert sample.metadata is not None and sample.id is not None
         rng = random.Random(sample_seed(seed, sample.id))
@@ -414,7 +414,9 @@ def _cached(key: dict[str, Any], samples: list[Sample], simulate: Any) -> dict[s
     found = {"values": values, "contrast": _contrast(samples, relations)}
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(found), encoding="utf-8")
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_text(json.dumps(found), encoding="utf-8")
+        partial.replace(path)  # whole or not at all, for concurrent reports
     except OSError:
         pass  # a read-only cache only costs the next call a simulation
     return found
@@ -605,14 +607,14 @@ def _fmt(value: float, digits: int) -> str:
 def markdown_table(rows: Sequence[ReferenceRow]) -> str:
     """The rows as a Markdown table (means over valid contexts)."""
     lines = [
-        "| reference | design | template | how | SPO | SPO on context pairs | K(p) "
+        "| reference | design | template | how | SPO on context pairs | SPO | K(p) "
         "| K(p)/pairs | K(p)/pair on context pairs | valid | sets | queries / context |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         lines.append(
             f"| {row.label} | {row.method or '—'} | {row.template or '—'} | {row.how} "
-            f"| {_fmt(row.mean('spo'), 3)} | {_fmt(row.mean('spo_context'), 3)} "
+            f"| {_fmt(row.mean('spo_context'), 3)} | {_fmt(row.mean('spo'), 3)} "
             f"| {_fmt(row.mean('kendall'), 1)} | {_fmt(row.mean('kendall_norm'), 3)} "
             f"| {_fmt(row.mean('kendall_context'), 3)} | {row.valid}/{row.contexts} "
             f"| {_fmt(row.mean('indifference_sets'), 2)} | {_fmt(row.mean('queries'), 0)} |"

@@ -21,7 +21,7 @@ contexts and objects the runs scored.
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ from heedbench.report import figures
 from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
 from heedbench.report.load import Loaded, Run, read_samples
 from heedbench.report.stats import Estimate, fmt, mean_se
-from heedbench.scorers.choice.metrics import twin_contrasts
+from heedbench.scorers.choice.metrics import TwinContext, twin_contrasts
 from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
@@ -189,11 +189,11 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
 
 def _contrasts(samples: Any) -> dict[tuple[str, str], dict[str, list[float]]]:
     """Per run (model, arguments), `contrast` per factor from the logged chosen orders."""
-    found = {}
+    found: dict[tuple[str, str], dict[str, list[float]]] = {}
     if samples.empty or "m_twins" not in samples:
         return {}
     for (model, args), held in samples.groupby(["model", "run_args"], sort=False):
-        contexts = {}
+        contexts: dict[str, TwinContext] = {}
         for _, sample in held.iterrows():  # the first epoch of each context
             valid = sample.get("v_valid") == 1
             metadata = sample["score_metadata"] if valid else None
@@ -266,6 +266,11 @@ def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
     if row.valid == 0 and key not in ALL_CONTEXT_KEYS:
         return f"{MISSING}, 0 valid contexts"
     return fmt(row.estimates[key], digits)
+
+
+def _short(row: ChoiceRow, key: str, digits: int = 3) -> str:
+    """A cell without its count, for one line of the terminal summary."""
+    return _cell(row, key, digits).split(" (n=")[0]
 
 
 # --- the paper's Tables 1 and 2 -----------------------------------------------------------
@@ -559,7 +564,9 @@ def _contrast_table(
     members: list[ChoiceRow], references: list[ReferenceRow], suffix: str
 ) -> Table | None:
     """`contrast` per factor for the runs and reference choosers on data with twins."""
-    named = [(r.name, r.contrast) for r in members if r.contrast]
+    named: list[tuple[str, Mapping[str, Sequence[float]]]] = [
+        (r.name, r.contrast) for r in members if r.contrast
+    ]
     named += [
         (f"{ref.label}{f' ({ref.method} {ref.template})' if ref.method else ''}", ref.contrast)
         for ref in references
@@ -844,7 +851,7 @@ def choice_section(loaded: Loaded) -> Section | None:
         section.summary.append(
             f"choice {row.method:<15} {row.template:<4} {row.model:<28} "
             f"{'' if row.settings == 'defaults' else '[' + row.settings + '] '}"
-            f"spo_context {_cell(row, 'spo_context')} (SPO {_cell(row, 'spo')})  "
-            f"K(p) {_cell(row, 'kendall', 1)}  valid {row.valid_label}"
+            f"spo_context {_short(row, 'spo_context')} (SPO {_short(row, 'spo')})  "
+            f"K(p) {_short(row, 'kendall', 1)}  valid {row.valid_label}"
         )
     return section

@@ -1,5 +1,6 @@
-"""Reference choosers: orders built from other contexts' user orders, reading little or none
-of the context they are scored on.
+"""Reference choosers: orders built from other contexts' user orders.
+
+They read little or none of the context they are scored on.
 
 A benchmark of context-dependent choice is only as good as the share of its score that such a
 chooser cannot earn. Each chooser ranks objects by their *level* (the index of their

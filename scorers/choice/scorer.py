@@ -1,7 +1,7 @@
 """The `choice` scorer: SPO, K(p) and diagnostics per context, as in the paper's tables."""
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -57,7 +57,7 @@ def context_counts() -> Metric:
     return compute
 
 
-def chosen_relation(metadata: dict[str, Any] | None) -> list[StrictPair] | None:
+def chosen_relation(metadata: dict[str, Any] | None) -> Collection[StrictPair] | None:
     """The chosen strict relation a score's metadata records (None when there is none)."""
     metadata = metadata or {}
     if metadata.get("chosen_order") is not None:

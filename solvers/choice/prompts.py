@@ -26,7 +26,10 @@ TemplateId = Literal[
 
 _CONTEXT_FIRST = "Context: {context}\nObject 1: {object1}\nObject 2: {object2}\n"
 _OBJECTS_FIRST = "Object 1: {object1}\nObject 2: {object2}\nContext: {context}\n"
-_USER = {"pointwise": "Context: {context}\nObject: {object}\n", "listwise": "Context: {context}\nObjects: {objects}\n"}  # fmt: skip
+_USER = {
+    "pointwise": "Context: {context}\nObject: {object}\n",
+    "listwise": "Context: {context}\nObjects: {objects}\n",
+}
 _NUMBERS = ("score_low", "score_high")
 
 _PICK = "Your job is to judge which of two objects matters more in a given situation."
@@ -80,8 +83,10 @@ class ChoiceTemplate:
         return _OBJECTS_FIRST if self.objects_first else _CONTEXT_FIRST
 
     def read(self, prompt: str) -> dict[str, str] | None:
-        """The fields of a prompt built from this template (system and user joined by a
-        newline), or None when the prompt was not."""
+        """The fields of a prompt built from this template, or None when it was not.
+
+        The prompt is the system and the user message joined by a newline.
+        """
         found = _pattern(f"{self.system}\n{self.user}").fullmatch(prompt.rstrip() + "\n")
         return None if found is None else {k: v.strip() for k, v in found.groupdict().items()}
 
@@ -109,6 +114,7 @@ _SCORE = "Give the object a score from {score_low} to {score_high} for how much 
 _ORDER = (
     "Order the objects by how much each matters in the situation described, most important first."
 )
+_RANKING = ' under the key "ranking".'
 
 TEMPLATES: dict[str, ChoiceTemplate] = {
     t.id: t
@@ -126,12 +132,10 @@ TEMPLATES: dict[str, ChoiceTemplate] = {
             '{score_low} to {score_high}. Answer in JSON with the key "score" and your rating '
             "as its value.",
         ),
-        _listwise(
-            "T9", _ORDER + ' Give the ordered objects as a list, in JSON under the key "ranking".'
-        ),  # fmt: skip
+        _listwise("T9", _ORDER + " Give the ordered objects as a list, in JSON" + _RANKING),
         _listwise(
             "T10", _ORDER + ' Answer in JSON with the key "ranking" holding the ordered objects.'
-        ),  # fmt: skip
+        ),
         ChoiceTemplate("T11", "pairwise", _PICK_NUMBERED, allows_none=True, objects_first=True),
         _pointwise(
             "T12",

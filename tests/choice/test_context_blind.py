@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from heedbench.evals.choice import choice_dataset
+from heedbench.preference import strict_pairs
 from heedbench.scorers import kendall_context, spo_context
 from heedbench.scorers.choice import (
     context_pairs,
@@ -15,7 +16,6 @@ from heedbench.scorers.choice import (
     leave_one_out_orders,
     mean_level_order,
 )
-from heedbench.preference import strict_pairs
 from heedbench.scorers.choice.context_blind import additive_order, factor_order, mean_levels
 from heedbench.scorers.choice.metrics import contrast, kendall_context_pairs, twin_contrasts
 
@@ -154,9 +154,9 @@ def test_contrast_is_one_for_a_chooser_that_follows_the_user() -> None:
     # following only part of the way still counts: book ~ sunscreen, then book > umbrella
     partial_a = [["umbrella"], ["book", "sunscreen"]]
     partial_b = [["book", "sunscreen"], ["umbrella"]]
-    assert contrast(TWIN_A, TWIN_B, strict_pairs(partial_a), strict_pairs(partial_b)) == pytest.approx(
-        2 / 3
-    )  # book-sunscreen stays tied: no move
+    assert contrast(
+        TWIN_A, TWIN_B, strict_pairs(partial_a), strict_pairs(partial_b)
+    ) == pytest.approx(2 / 3)  # book-sunscreen stays tied: no move
     # moving the wrong way counts as not following
     assert contrast(TWIN_A, TWIN_B, strict_pairs(TWIN_B), strict_pairs(TWIN_A)) == 0.0
     # only pairs whose user relation changes count: a twin the user orders alike gives NaN

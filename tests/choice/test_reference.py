@@ -1,5 +1,6 @@
 """Reference rows: the reversed user, the all-indifferent chooser and the simulated chance model."""
 
+import json
 import math
 import statistics
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from heedbench.evals.choice import choice, choice_dataset
+from heedbench.evals.choice import choice, choice_dataset, reference
 from heedbench.evals.choice.dataset import default_data_dir
 from heedbench.evals.choice.reference import (
     all_indifferent,
@@ -23,16 +24,10 @@ from heedbench.evals.choice.reference import (
 )
 from heedbench.preference import strict_pairs
 from heedbench.scorers import kendall_penalty, spo
+from heedbench.solvers.choice import CHOICE_METHODS, ChoiceMethod
 
 N = 5
-METHODS = [
-    "pairwise_score",
-    "pairwise_scc",
-    "pairwise_test",
-    "pointwise",
-    "listwise",
-    "pairwise_sort",
-]
+METHODS = list(CHOICE_METHODS)
 
 
 def test_reversed_and_indifferent_orders() -> None:
@@ -103,7 +98,9 @@ def test_on_the_contrast_split_a_chooser_blind_to_a_factor_scores_0_on_it() -> N
     )
     assert all(
         value == 0.0
-        for values in by_label["mean level in the other contexts (ties indifferent)"].contrast.values()
+        for values in by_label[
+            "mean level in the other contexts (ties indifferent)"
+        ].contrast.values()
         for value in values
     )
     chance = next(row for row in rows if row.kind == "chance")
@@ -134,7 +131,9 @@ def test_the_reference_command_prints_the_rows_for_a_run_subset(
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_simulated_chance_row_equals_a_real_chance_run(tmp_path: Path, method: str) -> None:
+def test_simulated_chance_row_equals_a_real_chance_run(
+    tmp_path: Path, method: ChoiceMethod
+) -> None:
     log = eval(
         choice(method=method, n=N, seed=3),
         model="heedbench/random",
@@ -185,3 +184,25 @@ def test_reference_rows_default_to_every_design() -> None:
         "listwise",
         "pairwise_test",
     }
+
+
+def test_a_simulated_chance_row_is_cached_per_data_and_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEEDBENCH_CACHE_DIR", str(tmp_path))
+    samples = list(choice_dataset(n=N))[:4]
+    first = chance_row(samples, "pointwise")
+    assert len(list(tmp_path.glob("chance-*.json"))) == 1
+
+    def no_simulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulated again")
+
+    monkeypatch.setattr(reference, "_simulate", no_simulation)
+    again = chance_row(samples, "pointwise")
+    assert json.dumps(again.values) == json.dumps(first.values)  # NaN included
+    assert again.contrast == first.contrast
+    # another setting or other contexts are simulated afresh
+    with pytest.raises(AssertionError, match="simulated again"):
+        chance_row(samples, "pointwise", chance_seed=1)
+    with pytest.raises(AssertionError, match="simulated again"):
+        chance_row(samples[:3], "pointwise")

@@ -145,9 +145,7 @@ def test_the_report_counts_valid_among_scored_and_names_unscored_apart(section: 
     [table1] = table(section, "Table 1")
     column = table1.columns.index(BLOCKED_MODEL)
     # spo_context leads, the paper's SPO beside it, each mean ± stderr over the 2 valid contexts
-    assert table1.rows[0][column] == (
-        "1.000 ± 0.000 (SPO 1.000 ± 0.000) / 2/2 (3 unscored) / T8"
-    )
+    assert table1.rows[0][column] == ("1.000 ± 0.000 (SPO 1.000 ± 0.000) / 2/2 (3 unscored) / T8")
     [table2] = table(section, "Table 2")
     assert "no fully valid" not in table2.rows[0][column]  # 2 of 2 scored contexts are valid
     summary = next(line for line in section.summary if BLOCKED_MODEL in line)
