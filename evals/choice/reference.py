@@ -544,41 +544,38 @@ def expected_chance_row(
     )
 
 
-def reference_rows(
-    data: str | Path | None = None,
+def rows_on(
+    samples: list[Sample],
+    everyone: list[Sample],
     *,
-    n: int | None = None,
+    data: str | Path | None = None,
+    designs: Iterable[tuple[str, str | None]] | None = None,
     seed: int = 0,
     p: float = 0.5,
-    designs: Iterable[tuple[str, str | None]] | None = None,
     score_low: int = 1,
     score_high: int = 5,
     validity: Validity = "lenient",
     chance_seed: int = 0,
-    contexts: Iterable[str] | None = None,
 ) -> list[ReferenceRow]:
-    """Every reference row for one dataset and run setting.
+    """Every reference row on `samples`, the scored contexts of `everyone` (a data's contexts).
 
     Args:
-        data: data folder or earlier shipped version (default: the shipped data).
-        n: seeded object subset, as `-T n`.
-        seed: `-T seed` of the runs to compare with.
-        p: K(p) penalty.
+        samples: the contexts the runs scored.
+        everyone: every context of the data (the pool the choosers learn from).
+        data: the data's folder or shipped name (a split's choosers learn from the default data).
         designs: (method, template) pairs to simulate the chance model for (default: every
             design with its default template).
+        seed: `-T seed` of the runs to compare with.
+        p: K(p) penalty.
         score_low: lowest pointwise score.
         score_high: highest pointwise score.
         validity: `-T validity` of the runs to compare with.
         chance_seed: `-M seed` of `heedbench/random`.
-        contexts: the context ids the runs scored (default: all).
     """
-    everyone = list(choice_dataset(data, n=n, seed=seed))
-    samples = select_contexts(everyone, contexts)
     rows = data_rows(samples, p) + context_blind_rows(
         samples, p, pool=everyone, fixed_pool=split_pool(data)
     )
-    chosen = designs if designs is not None else DEFAULT_TEMPLATE.items()
-    for method, template in chosen:
+    for method, template in designs if designs is not None else DEFAULT_TEMPLATE.items():
         rows.append(
             chance_row(
                 samples,
@@ -598,6 +595,24 @@ def reference_rows(
         if expected is not None:
             rows.append(expected)
     return rows
+
+
+def reference_rows(
+    data: str | Path | None = None,
+    *,
+    n: int | None = None,
+    seed: int = 0,
+    contexts: Iterable[str] | None = None,
+    **settings: Any,
+) -> list[ReferenceRow]:
+    """Every reference row for one dataset and run setting (`rows_on` names the settings).
+
+    `n` and `seed` select the object subset as `-T n` and `-T seed`, `contexts` the context
+    ids the runs scored (default: all).
+    """
+    everyone = list(choice_dataset(data, n=n, seed=seed))
+    samples = select_contexts(everyone, contexts)
+    return rows_on(samples, everyone, data=data, seed=seed, **settings)
 
 
 def _fmt(value: float, digits: int) -> str:

@@ -29,15 +29,7 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
-from heedbench.evals.choice.reference import (
-    ReferenceRow,
-    chance_row,
-    context_blind_rows,
-    data_rows,
-    expected_chance_row,
-    select_contexts,
-    split_pool,
-)
+from heedbench.evals.choice.reference import ReferenceRow, rows_on, select_contexts
 from heedbench.report import figures
 from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
 from heedbench.report.load import Loaded, Run, read_samples
@@ -458,32 +450,21 @@ def _reference_rows(
     if isinstance(found_data, str):
         return found_data
     everyone, samples, version = found_data
-    p = float(args.get("p", 0.5))
-    low, high = int(args.get("score_low", 1)), int(args.get("score_high", 5))
-    pool = split_pool(args.get("data") or version)
-    found = data_rows(samples, p) + context_blind_rows(samples, p, pool=everyone, fixed_pool=pool)
     designs = sorted(
         {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
         key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
     )
-    for method, template in designs:
-        found.append(
-            chance_row(
-                samples,
-                method,
-                template,
-                seed=int(args.get("seed", 0)),
-                score_low=low,
-                score_high=high,
-                p=p,
-                validity="strict" if args.get("validity") == "strict" else "lenient",
-            )
-        )
-        expected = expected_chance_row(
-            samples, method, template, score_low=low, score_high=high, p=p
-        )
-        if expected is not None:
-            found.append(expected)
+    found = rows_on(
+        samples,
+        everyone,
+        data=args.get("data") or version,
+        designs=designs,
+        seed=int(args.get("seed", 0)),
+        p=float(args.get("p", 0.5)),
+        score_low=int(args.get("score_low", 1)),
+        score_high=int(args.get("score_high", 5)),
+        validity="strict" if args.get("validity") == "strict" else "lenient",
+    )
     return found, version
 
 
