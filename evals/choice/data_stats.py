@@ -146,8 +146,8 @@ def contrast_table(rows: Sequence[ReferenceRow]) -> str:
     """Markdown: each reference chooser on a split with twins, `contrast` per factor."""
     factors = sorted({factor for row in rows for factor in row.contrast})
     lines = [
-        "| chooser | SPO | SPO on context pairs | " + " | ".join(factors) + " |",
-        "|---|---|---|" + "---|" * len(factors),
+        "| chooser | SPO | K(p)/780 | SPO on context pairs | " + " | ".join(factors) + " |",
+        "|---|---|---|---|" + "---|" * len(factors),
     ]
     for row in rows:
         cells = [
@@ -156,7 +156,8 @@ def contrast_table(rows: Sequence[ReferenceRow]) -> str:
         ]
         label = f"{row.label}, {row.method}" if row.method else row.label
         lines.append(
-            f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'spo_context')} | "
+            f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'kendall_norm')} "
+            f"| {_mean(row, 'spo_context')} | "
             + " | ".join(cells)
             + " |"
         )

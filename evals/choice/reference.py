@@ -45,7 +45,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
 
@@ -397,7 +396,9 @@ def _code_digest() -> str:
 def cache_dir() -> Path:
     """Where simulated chance rows are kept: `HEEDBENCH_CACHE_DIR`, else the user cache."""
     found = os.environ.get(CACHE_ENV)
-    return Path(found) if found else Path(platformdirs.user_cache_dir("heedbench")) / "choice"
+    if found:
+        return Path(found)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedbench" / "choice"
 
 
 def _cached(key: dict[str, Any], samples: list[Sample], simulate: Any) -> dict[str, Any]:
