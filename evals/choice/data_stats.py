@@ -157,9 +157,7 @@ def contrast_table(rows: Sequence[ReferenceRow]) -> str:
         label = f"{row.label}, {row.method}" if row.method else row.label
         lines.append(
             f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'kendall_norm')} "
-            f"| {_mean(row, 'spo_context')} | "
-            + " | ".join(cells)
-            + " |"
+            f"| {_mean(row, 'spo_context')} | " + " | ".join(cells) + " |"
         )
     return "\n".join(lines)
 
