@@ -57,6 +57,8 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/contexts.jsonl" in names
     assert "heedbench/data/choice/objects.json" in names
     assert "heedbench/data/choice/v2/contexts.jsonl" in names  # -T data=v2
+    assert "heedbench/data/choice/v3/contexts.jsonl" in names  # -T data=v3
+    assert "heedbench/data/choice/contrast/contexts.jsonl" in names  # -T data=contrast
     assert "heedbench/data/carryon/queries.jsonl" in names
     assert "heedbench/data/carryon/reviews/adjudicated.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
