@@ -5,11 +5,15 @@
   for trying a task out.
 - `heedbench/refusal` (carryon's evaluated model): the query's three shipped refusals in
   turn, the refusal floor.
+- `heedbench/relay` (any role): hands each call to a person or an assistant outside Inspect
+  through a folder (`relay.py`).
 
 A wrong model name or `-M` argument stops the run with one line naming it.
 """
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import (
@@ -25,13 +29,18 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from heedbench.errors import InputError
 from heedbench.models.chance import chance_reply
 from heedbench.models.refusal import refusal_output
+from heedbench.models.relay import DEFAULT_TIMEOUT, relay_output
 from heedbench.models.smoke import smoke_output
 
-Responder = Callable[[list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig], ModelOutput]
+Responder = Callable[
+    [list[ChatMessage], list[ToolInfo], ToolChoice, GenerateConfig],
+    ModelOutput | Awaitable[ModelOutput],
+]
 ARGUMENTS: dict[str, tuple[str, ...]] = {
     "random": ("seed",),
     "smoke": ("seed",),
     "refusal": ("refusals", "data"),
+    "relay": ("folder", "timeout"),
 }
 """Each model's `-M` arguments."""
 
@@ -45,6 +54,16 @@ def _seed(value: Any) -> int:
         return int(str(value))
     except ValueError:
         raise ModelArgumentError(f"-M seed: must be an integer; got {value!r}") from None
+
+
+def _number(name: str, value: Any) -> float:
+    try:
+        number = float(str(value))
+    except ValueError:
+        number = -1.0
+    if number <= 0:
+        raise ModelArgumentError(f"-M {name}: must be a positive number of seconds; got {value!r}")
+    return number
 
 
 def _text(name: str, value: Any) -> str | None:
@@ -74,6 +93,12 @@ def responder(name: str, arguments: dict[str, Any]) -> Responder:
         seed = _seed(arguments.get("seed", 0))
         return lambda input, tools, choice, config: smoke_output(
             model, input, tools, choice, config, seed=seed
+        )
+    if name == "relay":
+        folder = Path(_text("folder", arguments.get("folder")) or "relay")
+        timeout = _number("timeout", arguments.get("timeout", DEFAULT_TIMEOUT))
+        return lambda input, tools, choice, config: relay_output(
+            model, input, tools, choice, config, folder=folder, timeout=timeout
         )
     refusals, data = (
         _text("refusals", arguments.get("refusals")),
@@ -109,7 +134,8 @@ class HeedbenchModelAPI(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         """The model's reply, with token usage estimated from the text (4 characters a token)."""
-        output = self.reply(input, tools, tool_choice, config)
+        reply = self.reply(input, tools, tool_choice, config)
+        output = await reply if inspect.isawaitable(reply) else reply
         prompt = "\n".join(message.text for message in input)
         tokens_in, tokens_out = len(prompt) // 4 + 1, len(output.completion) // 4 + 1
         output.usage = ModelUsage(
