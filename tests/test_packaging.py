@@ -80,3 +80,21 @@ def test_sdist_ships_flows_benchmarks_and_docs(tmp_path: Path) -> None:
                  "evals/carryon/README.md", "tests/test_packaging.py", "BENCHMARKS.md"):  # fmt: skip
         assert path in names
     assert not any("__pycache__" in name for name in names)
+
+
+def test_boto3_is_held_to_the_botocore_window_of_aiobotocore() -> None:
+    """pip backtracks through boto3 releases unless boto3 is held to the botocore versions the
+    pinned aiobotocore accepts (boto3 1.43.N requires botocore 1.43.N); a bump of one alone
+    brings the backtracking back."""
+    from importlib.metadata import requires, version
+
+    import pytest
+    from packaging.requirements import Requirement
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ours = {r.name: r for r in map(Requirement, declared["project"]["dependencies"])}
+    assert version("aiobotocore") in ours["aiobotocore"].specifier
+    [window] = [Requirement(r) for r in requires("aiobotocore") or [] if r.startswith("botocore")]
+    assert str(ours["boto3"].specifier) == str(window.specifier)

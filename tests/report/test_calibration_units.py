@@ -143,8 +143,10 @@ def test_every_headline_has_a_kind_and_a_scale() -> None:
 
 @NEEDS_CJE
 def test_the_simulation_benchmark_runs(tmp_path: Path) -> None:
-    """Tiny repetitions: the script works end to end, PPI included, and writes its table."""
-    pytest.importorskip("ppi_py", reason="the benchmark's PPI column needs the dev extra")
+    """Tiny repetitions: the script works end to end and writes its table (PPI's column only
+    where the `[ppi]` extra is installed, which the suite's environment leaves out)."""
+    import importlib.util
+
     from benchmarks.calibration_coverage import DRAWS, main
 
     out = tmp_path / "coverage.json"
@@ -153,8 +155,10 @@ def test_the_simulation_benchmark_runs(tmp_path: Path) -> None:
     table = json.loads(out.read_text())
     assert [entry["draw"] for entry in table] == [name for name, _, _ in DRAWS]
     for entry in table:
-        for method in ("raw", "calibrated", "ppi", "labels", "calibrated_diff", "labels_diff"):
+        for method in ("raw", "calibrated", "labels", "calibrated_diff", "labels_diff"):
             assert 0 <= entry[f"{method}_coverage"] <= 1 and entry[f"{method}_width"] > 0
+        ppi = entry["ppi_coverage"]
+        assert (0 <= ppi <= 1) if importlib.util.find_spec("ppi_py") else math.isnan(ppi)
 
 
 def test_the_benchmarks_table_is_the_recorded_run() -> None:
@@ -167,8 +171,11 @@ def test_the_benchmarks_table_is_the_recorded_run() -> None:
     for entry in entries:
         assert markdown_row(entry) in table
         assert entry["calibrated_coverage"] >= 0.9 and entry["calibrated_diff_coverage"] >= 0.9
-        if entry["scenario"] != "fair":
-            assert entry["raw_coverage"] < 0.5
+        assert abs(entry["calibrated_diff_error"]) < 0.01, entry  # blanks bias nothing
+        if entry["scenario"] == "lenient":  # biased for both: the raw means miss
+            assert entry["raw_coverage"] < 0.05
+        if entry["scenario"] == "lenient-a":  # biased for one: the raw difference misses
+            assert entry["raw_diff_coverage"] < 0.05
 
 
 def test_model_text_cannot_become_a_spreadsheet_formula() -> None:

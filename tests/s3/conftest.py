@@ -1,6 +1,6 @@
 """Local S3-compatible servers for the tests under tests/s3, a bucket per test.
 
-moto's server application (`benchmarks.s3_server`, in a process of its own) serves every test;
+moto's server application (`tests.s3.moto_server`, in a process of its own) serves every test;
 s3rver (`tests.s3.s3rver`, from npm) serves those that must hold on any S3-compatible store
 (`any_bucket`). Each is started once per test process and stopped by its PID at the end.
 Commands reach them as a user reaches any store: `AWS_ENDPOINT_URL` and a key pair in their
@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("moto", reason="the S3 tests need the test servers: pip install -e '.[dev]'")
 
-from benchmarks.s3_server import S3Server, start_s3_server
+from tests.s3.moto_server import S3Server, start_s3_server
 from tests.s3.s3rver import INSTALL, S3rver, s3rver_program
 from tests.s3.storage import Bucket, point_at
 

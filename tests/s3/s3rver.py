@@ -17,7 +17,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.s3_server import HOST, free_port
+from tests.s3.moto_server import HOST, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = "npm install --prefix build/s3rver s3rver@3.7.1"

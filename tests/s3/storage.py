@@ -38,7 +38,7 @@ class Bucket:
     """One bucket on a server, and a client of the test's own to look inside it."""
 
     server: Any
-    """A `Store`; moto's (`benchmarks.s3_server.S3Server`) can also be stopped and restarted."""
+    """A `Store`; moto's (`tests.s3.moto_server.S3Server`) can also be stopped and restarted."""
     name: str
 
     @classmethod

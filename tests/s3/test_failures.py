@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
-from benchmarks.s3_server import start_s3_server
 from benchmarks.stub_server import StubServer, choice_reply, start_stub_server
 from heedbench.evals.choice import choice_dataset
 from heedbench.report.cli import main as heedbench
 from heedbench.report.load import load_runs
+from tests.s3.moto_server import start_s3_server
 from tests.s3.storage import (
     DOC_BUCKET,
     DOC_MODEL,
