@@ -82,10 +82,11 @@ def test_sdist_ships_flows_benchmarks_and_docs(tmp_path: Path) -> None:
     assert not any("__pycache__" in name for name in names)
 
 
-def test_boto3_is_held_to_the_botocore_window_of_aiobotocore() -> None:
+def test_the_pins_that_keep_pip_from_backtracking_fit_together() -> None:
     """pip backtracks through boto3 releases unless boto3 is held to the botocore versions the
-    pinned aiobotocore accepts (boto3 1.43.N requires botocore 1.43.N); a bump of one alone
-    brings the backtracking back."""
+    pinned aiobotocore accepts (boto3 1.43.N requires botocore 1.43.N), and through s3fs
+    releases unless s3fs is held to the fsspec Inspect accepts; a bump of one alone brings the
+    backtracking back."""
     from importlib.metadata import requires, version
 
     import pytest
@@ -98,3 +99,10 @@ def test_boto3_is_held_to_the_botocore_window_of_aiobotocore() -> None:
     assert version("aiobotocore") in ours["aiobotocore"].specifier
     [window] = [Requirement(r) for r in requires("aiobotocore") or [] if r.startswith("botocore")]
     assert str(ours["boto3"].specifier) == str(window.specifier)
+    # s3fs N requires fsspec N: the s3fs pin admits only releases whose fsspec Inspect accepts
+    [cap] = [Requirement(r) for r in requires("inspect_ai") or [] if r.startswith("fsspec")]
+    [pinned] = [Requirement(r) for r in requires("s3fs") or [] if r.startswith("fsspec")]
+    assert version("s3fs") in ours["s3fs"].specifier
+    assert version("fsspec") in cap.specifier and version("fsspec") in pinned.specifier
+    # the first s3fs the pin leaves out needs an fsspec (its own version) the cap leaves out
+    assert "2026.7.0" not in ours["s3fs"].specifier and "2026.7.0" not in cap.specifier
