@@ -106,3 +106,17 @@ def test_the_pins_that_keep_pip_from_backtracking_fit_together() -> None:
     assert version("fsspec") in cap.specifier and version("fsspec") in pinned.specifier
     # the first s3fs the pin leaves out needs an fsspec (its own version) the cap leaves out
     assert "2026.7.0" not in ours["s3fs"].specifier and "2026.7.0" not in cap.specifier
+
+
+def test_the_s3_extra_is_what_a_user_of_object_storage_needs() -> None:
+    """s3fs only: the tests' servers (moto, werkzeug) are in [s3-servers], which [dev] holds."""
+    import pytest
+    from packaging.requirements import Requirement
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert [Requirement(r).name for r in extras["s3"]] == ["s3fs"]
+    servers = {Requirement(r).name for r in extras["s3-servers"]}
+    assert {"moto", "werkzeug"} <= servers and "s3-servers" in extras["dev"][0]
