@@ -18,10 +18,11 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from heedbench.evals.choice import choice
+from heedbench.solvers.choice import ChoiceMethod
 from heedbench.testing import choice_oracle, log_metric, scripted_model, user_ranks
 
 RESULTS = Path(__file__).parent / "results" / "choice_sort_vs_score.json"
-METHODS = ("pairwise_score", "pairwise_scc", "pairwise_sort")
+METHODS: tuple[ChoiceMethod, ...] = ("pairwise_score", "pairwise_scc", "pairwise_sort")
 
 
 def metrics(log: EvalLog) -> dict[str, float]:

@@ -214,7 +214,7 @@ def simulate(
     rng = np.random.default_rng(seed)
     results: dict[str, dict[str, object]] = {}
     for name, (grader, faulty_on) in graders(lengths).items():
-        if only not in name:
+        if only and not any(part in name for part in only.split(",")):
             continue
         for part in ("checklist", "harm", "rubric", "correctness"):
             if faulty_on and part not in faulty_on:
@@ -244,7 +244,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--draws", type=int, default=200)
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--only", default="", help="simulate only graders whose name has this")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="simulate only graders whose name has one of these (comma-separated)",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     results = simulate(args.draws, args.resamples, only=args.only)

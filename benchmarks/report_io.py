@@ -4,7 +4,7 @@ Five short runs are made offline: `choice` with the chance model (`heedbench/ran
 three designs, and two scripted `carryon` runs (their per-turn series need full samples).
 Each is copied 40 times as if 40 different models had been run (model name, eval, run and
 task ids, sample uuids renamed; contents unchanged): 200 logs in one folder. The folder is
-then uploaded to a local S3-compatible server (`benchmarks.s3_server`, moto's server in a
+then uploaded to a local S3-compatible server (`tests.s3.moto_server`, moto's server in a
 process of its own) and the report's reading — finding the logs, identifying runs per sample,
 and building every section's tables, which is everything `heedbench report` does before it
 writes files — is timed in a fresh process over each copy, after a warm-up over one other log
@@ -160,7 +160,7 @@ def _cpu() -> float:
 
 def measure(path: str, warm: str) -> dict[str, Any]:
     """In this process: warm up on `warm`, then time the report's reading of `path`."""
-    from benchmarks.s3_server import server_stats
+    from tests.s3.moto_server import server_stats
 
     report_sections(warm)
     remote = path.startswith("s3://")
@@ -197,7 +197,7 @@ def _median(runs: list[dict[str, Any]], key: str) -> float:
 
 def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
     """Make the logs, serve them from S3, measure both copies `repeats` times."""
-    from benchmarks.s3_server import start_s3_server
+    from tests.s3.moto_server import start_s3_server
 
     logs = work / "logs"
     if not logs.exists():
@@ -247,8 +247,8 @@ def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
 
     from inspect_ai.log import read_eval_log_async, read_eval_log_sample_summaries_async
 
-    from benchmarks.s3_server import server_stats
     from heedbench.report.logfiles import list_logs, read_logs
+    from tests.s3.moto_server import server_stats
 
     listed = list_logs(url)
 
@@ -282,7 +282,7 @@ def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
 
 def client_sharing(work: Path) -> list[dict[str, Any]]:
     """Header and summary reads over S3 with and without a shared client (logs from `work`)."""
-    from benchmarks.s3_server import start_s3_server
+    from tests.s3.moto_server import start_s3_server
 
     server = start_s3_server(work / "s3-sharing")
     try:

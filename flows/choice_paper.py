@@ -20,7 +20,7 @@ from typing import Any
 
 from inspect_flow import FlowOptions, FlowSpec, FlowTask, tasks_matrix
 
-from heedbench.evals.choice.task import DEFAULT_TEMPLATE, choice, fitting_templates
+from heedbench.evals.choice.task import choice, fitting_templates, resolve_template
 from heedbench.prices import DEFAULT_PRICES
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.sweeps import PAPER_CHOICE_DESIGNS, log_folder, names, task_version
@@ -36,14 +36,19 @@ def choice_paper(
     **task_args: Any,
 ) -> FlowSpec:
     """The sweep as a FlowSpec (see the module docstring for the arguments)."""
-    presets = {"paper": list(PAPER_CHOICE_DESIGNS), "all": list(CHOICE_METHODS)}
+    presets: dict[str, list[str]] = {
+        "paper": list(PAPER_CHOICE_DESIGNS),
+        "all": list(CHOICE_METHODS),
+    }
     chosen = presets.get(str(designs)) or names(designs, "designs")
     if templates not in ("all", "default"):
         raise ValueError(f"-A templates: all or default, got {templates!r}")
     base = FlowTask(name="heedbench/choice", factory=choice, version=task_version("choice"))
     tasks: list[FlowTask] = []
     for design in chosen:
-        fitting = fitting_templates(design) if templates == "all" else [DEFAULT_TEMPLATE[design]]
+        fitting = (
+            fitting_templates(design) if templates == "all" else [resolve_template(design, None)]
+        )
         tasks += tasks_matrix(
             task=base,
             args=[{"method": design, "template": t, "cache": cache, **task_args} for t in fitting],

@@ -10,6 +10,7 @@ resolves scorers (`platform_init` loads every `inspect_ai` entry point).
 """
 
 import functools
+import sys
 from collections.abc import Callable
 
 from inspect_ai.scorer import Scorer, scorer
@@ -22,7 +23,7 @@ from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judg
 from heedbench.evals.pipelines.carryon import carryon_candidates, carryon_checklist
 from heedbench.evals.pipelines.prefdisco import prefdisco_personas, prefdisco_profiles
 from heedbench.evals.prefdisco.task import prefdisco
-from heedbench.models.chance import ChanceModelAPI
+from heedbench.models.api import HeedbenchModelAPI
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.scorers.choice.scorer import choice_alignment
 from heedbench.scorers.judge_check.scorer import judge_check_scorer
@@ -35,7 +36,7 @@ from heedbench.scorers.pipelines.checks import (
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 
 __all__ = [
-    "ChanceModelAPI",
+    "HeedbenchModelAPI",
     "carryon",
     "carryon_candidates",
     "carryon_checklist",
@@ -84,4 +85,25 @@ def _register_log_name(factory: Callable[..., Scorer]) -> None:
 for _factory in SCORERS:
     _register_log_name(_factory)
 
+
+def ignored_scorer_options(argv: list[str]) -> str | None:
+    """The line to print when `inspect score` gets `-S` options it will not use.
+
+    Without `--scorer`, Inspect re-scores with the scorer and options the log recorded and
+    drops every `-S` without a word, so a changed threshold would seem to have been applied.
+    """
+    if argv[1:2] != ["score"] or "--scorer" in argv:
+        return None
+    given = [a for i, a in enumerate(argv) if a.startswith("-S") or argv[i - 1 : i] == ["-S"]]
+    given = [a.removeprefix("-S") for a in given if a != "-S"]
+    if not given:
+        return None
+    return (
+        f"heedbench: inspect score ignores -S {' '.join(given)} without --scorer (it re-scores "
+        "with the options the log recorded); add --scorer heedbench/<scorer> to apply them"
+    )
+
+
 install_excepthook()
+if (_ignored := ignored_scorer_options(sys.argv)) is not None:
+    print(_ignored, file=sys.stderr)

@@ -6,10 +6,12 @@ arrived, accepts exactly the forms that mean what the user wrote, and otherwise 
 `ParameterError` that names the parameter and what it accepts. One module serves every task.
 """
 
+import contextvars
 import difflib
 import inspect
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from heedbench.errors import InputError
@@ -24,8 +26,22 @@ class ParameterError(InputError):
     """A task parameter has a value the task cannot use; the message names it."""
 
 
+FLAG = contextvars.ContextVar("FLAG", default="-T")
+"""How the options being checked are given: `-T` for a task, `-S` for a scorer."""
+
+
+@contextmanager
+def scorer_options() -> Iterator[None]:
+    """Check a scorer's options (`inspect score -S key=value`): messages name `-S`."""
+    token = FLAG.set("-S")
+    try:
+        yield
+    finally:
+        FLAG.reset(token)
+
+
 def _fail(name: str, expected: str, value: Any) -> ParameterError:
-    return ParameterError(f"-T {name}: must be {expected}; got {value!r}")
+    return ParameterError(f"{FLAG.get()} {name}: must be {expected}; got {value!r}")
 
 
 def _bounds(low: float | None, high: float | None) -> str:
@@ -132,9 +148,9 @@ def reject_unknown(task: str, unknown: Mapping[str, Any], factory: Callable[...,
         for name, parameter in inspect.signature(factory).parameters.items()
         if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
     ]
-    name = extra[0]
+    name, flag = extra[0], FLAG.get()
     close = difflib.get_close_matches(name, known, n=1)
-    hint = f"; did you mean -T {close[0]}?" if close else ""
+    hint = f"; did you mean {flag} {close[0]}?" if close else ""
     raise ParameterError(
-        f"-T {name}: heedbench/{task} has no such parameter{hint} (it takes {', '.join(known)})"
+        f"{flag} {name}: heedbench/{task} has no such parameter{hint} (it takes {', '.join(known)})"
     )

@@ -5,17 +5,17 @@ Shared by solvers (the simulated user) and scorers (the grader), so it sits outs
 
 import contextvars
 import difflib
-import logging
 from collections.abc import Mapping, Sequence
 
 from inspect_ai.model import GenerateConfig, Model, get_model, model_roles
 
 from heedbench.errors import InputError
 
-logger = logging.getLogger(__name__)
-
 BENCHMARK_ROLES = ("user", "grader")
 """The role models of the benchmark tasks: the simulated user and the grader."""
+
+OTHER_NAMES = {"judge": "grader", "scorer": "grader", "simulator": "user", "simulated_user": "user"}
+"""Names other suites give these roles, so a binding under one of them gets a hint."""
 
 ROLE_ATTEMPT_TIMEOUT = 180
 """Seconds one attempt of a role model's call may take before it is abandoned and retried.
@@ -95,25 +95,25 @@ def roles_bound_before_build() -> bool:
 
 
 def check_bindings(task: str, roles: Sequence[str]) -> None:
-    """Refuse a `--model-role` binding that no heedbench task would use; warn about one unused here.
+    """Refuse a `--model-role` binding this task does not use, before any model is called.
 
     Inspect ignores a role nobody asks for, so `--model-role judge=...` (for `grader`) would
-    run the benchmark with the grader unbound or, with `allow_self_roles`, self-graded. A
-    benchmark role this task does not need (`--model-role user=...` on `choice`) may be meant
-    for another task of the same `inspect eval` command, so that one is only a warning.
+    run the benchmark with the grader unbound or, with `allow_self_roles`, self-graded, and
+    `--model-role grader=...` on `choice` (which grades nothing) or `user=...` on a carryon
+    `turn1` run (which simulates no user) would leave a model the user meant to use unused.
+    Tasks that use different roles run in separate commands.
     """
     for bound in model_roles():
         if bound in roles:
             continue
-        if bound not in BENCHMARK_ROLES:
-            close = difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
-            hint = f"; did you mean --model-role {close[0]}=...?" if close else ""
-            uses = ", ".join(roles) if roles else "no role models"
-            raise RoleNotBoundError(
-                f"--model-role {bound}: heedbench/{task} has no '{bound}' role{hint} "
-                f"(it uses {uses})"
-            )
-        logger.warning(f"--model-role {bound}: heedbench/{task} does not use a '{bound}' model")
+        close = [OTHER_NAMES[bound]] if bound in OTHER_NAMES else []
+        close = close or difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
+        hint = f"; did you mean --model-role {close[0]}=...?" if close and close[0] != bound else ""
+        uses = ", ".join(roles) if roles else "no role models"
+        raise RoleNotBoundError(
+            f"--model-role {bound}: heedbench/{task} does not use a '{bound}' model here{hint} "
+            f"(it uses {uses}); drop the binding, or run tasks that use it in their own command"
+        )
 
 
 def check_roles_at_build(
@@ -127,6 +127,11 @@ def check_roles_at_build(
     passing a task object to `eval()`, an Inspect Flow spec) is not checked here; its solver
     checks again at the start, before the first model call.
     """
+    # The hook that says when a run scored few samples is registered here, when a heedbench
+    # task is built, not when the entry point is imported: Inspect prints a banner naming
+    # every hook registered at start-up, on every command of every suite.
+    import heedbench.loud  # noqa: F401, PLC0415
+
     if not roles_bound_before_build():
         return
     if task is not None:

@@ -112,10 +112,10 @@ ContextRanks = dict[str, dict[str, int]]
 """Context text -> object -> index of its indifference set in the user's order."""
 
 
-def user_ranks(n: int | None = None, seed: int = 0) -> ContextRanks:
-    """The model user's ranks for every shipped `choice` context."""
+def user_ranks(n: int | None = None, seed: int = 0, data: str | None = None) -> ContextRanks:
+    """The model user's ranks for every `choice` context of the shipped data (or `data`)."""
     ranks: ContextRanks = {}
-    for sample in choice_dataset(n=n, seed=seed):
+    for sample in choice_dataset(data, n=n, seed=seed):
         assert sample.metadata is not None
         ranks[sample.metadata["context"]] = rank_map(sample.metadata["user_order"])
     return ranks

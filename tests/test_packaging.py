@@ -57,6 +57,8 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/contexts.jsonl" in names
     assert "heedbench/data/choice/objects.json" in names
     assert "heedbench/data/choice/v2/contexts.jsonl" in names  # -T data=v2
+    assert "heedbench/data/choice/v3/contexts.jsonl" in names  # -T data=v3
+    assert "heedbench/data/choice/contrast/contexts.jsonl" in names  # -T data=contrast
     assert "heedbench/data/carryon/queries.jsonl" in names
     assert "heedbench/data/carryon/reviews/adjudicated.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
@@ -80,3 +82,43 @@ def test_sdist_ships_flows_benchmarks_and_docs(tmp_path: Path) -> None:
                  "evals/carryon/README.md", "tests/test_packaging.py", "BENCHMARKS.md"):  # fmt: skip
         assert path in names
     assert not any("__pycache__" in name for name in names)
+
+
+def test_the_pins_that_keep_pip_from_backtracking_fit_together() -> None:
+    """pip backtracks through boto3 releases unless boto3 is held to the botocore versions the
+    pinned aiobotocore accepts (boto3 1.43.N requires botocore 1.43.N), and through s3fs
+    releases unless s3fs is held to the fsspec Inspect accepts; a bump of one alone brings the
+    backtracking back."""
+    from importlib.metadata import requires, version
+
+    import pytest
+    from packaging.requirements import Requirement
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    ours = {r.name: r for r in map(Requirement, declared["project"]["dependencies"])}
+    assert version("aiobotocore") in ours["aiobotocore"].specifier
+    [window] = [Requirement(r) for r in requires("aiobotocore") or [] if r.startswith("botocore")]
+    assert str(ours["boto3"].specifier) == str(window.specifier)
+    # s3fs N requires fsspec N: the s3fs pin admits only releases whose fsspec Inspect accepts
+    [cap] = [Requirement(r) for r in requires("inspect_ai") or [] if r.startswith("fsspec")]
+    [pinned] = [Requirement(r) for r in requires("s3fs") or [] if r.startswith("fsspec")]
+    assert version("s3fs") in ours["s3fs"].specifier
+    assert version("fsspec") in cap.specifier and version("fsspec") in pinned.specifier
+    # the first s3fs the pin leaves out needs an fsspec (its own version) the cap leaves out
+    assert "2026.7.0" not in ours["s3fs"].specifier and "2026.7.0" not in cap.specifier
+
+
+def test_the_s3_extra_is_what_a_user_of_object_storage_needs() -> None:
+    """s3fs only: the tests' servers (moto, werkzeug) are in [s3-servers], which [dev] holds."""
+    import pytest
+    from packaging.requirements import Requirement
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    assert [Requirement(r).name for r in extras["s3"]] == ["s3fs"]
+    servers = {Requirement(r).name for r in extras["s3-servers"]}
+    assert {"moto", "werkzeug"} <= servers and "s3-servers" in extras["dev"][0]

@@ -1,4 +1,5 @@
-"""An unbound role stops `inspect eval` while the task is built: no data, no model call."""
+"""An unbound role, or a bound one the task does not use, stops `inspect eval` while the task
+is built: no data, no model call."""
 
 import subprocess
 import sys
@@ -13,8 +14,15 @@ import pytest
         ("heedbench/prefdisco", [], "--model-role user="),
         ("heedbench/carryon", [], "--model-role user="),
         # single-turn carryon needs no simulated user, only the grader
-        ("heedbench/carryon", ["-T", "condition=turn1", "--model-role", "user=mockllm/model"],
-         "--model-role grader="),
+        ("heedbench/carryon", ["-T", "condition=turn1"], "--model-role grader="),
+        # a role the task does not use stops the run too, naming it
+        ("heedbench/carryon", ["-T", "condition=turn1", "--model-role", "user=mockllm/model",
+                               "--model-role", "grader=mockllm/model"],
+         "--model-role user: heedbench/carryon does not use a 'user' model"),
+        ("heedbench/choice", ["--model-role", "grader=mockllm/model"],
+         "--model-role grader: heedbench/choice does not use a 'grader' model"),
+        ("heedbench/carryon", ["--model-role", "judge=mockllm/model"],
+         "did you mean --model-role grader=...?"),
     ],
 )  # fmt: skip
 def test_unbound_roles_fail_when_inspect_builds_the_task(

@@ -1,42 +1,55 @@
-"""The `choice` data card's numbers, computed from a data folder.
+"""The `choice` data card's numbers, computed from the data folders.
 
-Shape, level variety and what a context-blind chooser scores. The card's tables are printed by
-`python -m heedbench.evals.choice.data_stats` and checked against the shipped files by the
-tests, so the card cannot drift from the data.
+Shape, level variety, and what the reference choosers score: the context-blind ones, one per
+factor, the weather factors together and every factor added up, on the default data (before
+and after a revision) and on the contrast split (with `contrast` per factor); and what the blind
+review of a version flagged, how far its two reviewers agreed and how the third decided. The
+card's tables are printed by `python -m heedbench.evals.choice.data_stats` and checked against
+the shipped files by the tests, so the card cannot drift from the data.
 
-Usage: python -m heedbench.evals.choice.data_stats [--data DIR] [--before DIR]
+Usage: python -m heedbench.evals.choice.data_stats [--data DIR] [--before DIR] [--split DIR]
 """
 
 import argparse
+import contextlib
+import json
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from heedbench.evals.choice.dataset import (
-    CONTEXTS_FILE,
-    OBJECTS_FILE,
     ChoiceContext,
-    load_contexts,
-    load_objects,
+    choice_dataset,
+    default_data_dir,
+    load_folder,
     resolve_data_dir,
 )
-from heedbench.preference import WeakOrder, rank_map, strict_pairs
-from heedbench.scorers.choice.context_blind import (
-    cut_to_sizes,
-    global_order,
-    leave_one_out_orders,
+from heedbench.evals.choice.reference import (
+    WEATHER,
+    ReferenceRow,
+    chance_row,
+    context_blind_rows,
+    split_pool,
 )
-from heedbench.scorers.choice.metrics import kendall_penalty, spo
+from heedbench.preference import rank_map, strict_pairs
+from heedbench.scorers.choice.context_blind import BLIND_ORDER, factor_order
+from heedbench.scorers.judge import agreement
 
 BANDS = ("essential", "useful", "needed", "incidental", "no role")
 """Level names of the shipped data: four-set contexts use essential, useful, incidental and
-no role; three-set contexts join the first two as `needed`."""
-NICHE_AT = 15
-"""An object with no role in at least this many contexts counts as single-purpose."""
-EVERYDAY_AT = 2
-"""An object with no role in at most this many contexts counts as an everyday item."""
+no role; three-set contexts join the first two as `needed` (three contrast twins with nothing
+essential use the last three)."""
+SEASONAL = (
+    "umbrella", "raincoat", "winter jacket", "gloves", "wool hat", "scarf", "sunglasses",
+    "sunscreen", "sun hat", "rubber boots", "ice scraper", "snow chains",
+)  # fmt: skip
+"""Objects whose use is the weather itself (rain, cold, sun, snow): where the weather-only
+chooser earns its score."""
+CHEAP_DESIGNS = ("pairwise_test", "pointwise", "listwise")
+"""The chance model's designs shown on the contrast split (one query per pair or fewer)."""
 SUBSTITUTES = (
     ("umbrella", "raincoat"),
     ("rubber boots", "hiking boots"),
@@ -46,45 +59,27 @@ SUBSTITUTES = (
 on): they share a set unless the context separates them, and the rationale says why."""
 
 
-@dataclass(frozen=True)
-class BlindFigures:
-    """Mean SPO and K(p)/pairs of the context-blind choosers over a data folder's contexts."""
-
-    loco_spo: float
-    loco_kendall: float
-    cut_spo: float
-    cut_kendall: float
-    global_spo: float
-    global_kendall: float
+REVIEW = "review_v4"
+"""The latest blind review: `review_a.jsonl` and `review_b.jsonl` (one line per context:
+`id`, `score` 1-5, `flags` with `object`, `given`, `proposed`, `reason`) and
+`adjudication.jsonl` (one line per flagged placement: `context`, `object`, `given`,
+`decided`, `reason`)."""
+Placement = tuple[str, str]
+"""(context id, object)."""
 
 
 def load(data: str | Path | None = None) -> tuple[list[str], list[ChoiceContext]]:
-    """A data folder's objects and contexts (an earlier shipped version by name)."""
-    folder = resolve_data_dir(data)
-    objects = load_objects(folder / OBJECTS_FILE)
-    return objects, load_contexts(folder / CONTEXTS_FILE, objects)
+    """A data folder's objects and contexts (an earlier shipped version or a split by name)."""
+    return load_folder(resolve_data_dir(data))
 
 
-def blind_figures(
-    objects: Sequence[str], contexts: Sequence[ChoiceContext], p: float = 0.5
-) -> BlindFigures:
-    """What the three context-blind choosers score, averaged over the contexts."""
-    orders = {context.id: context.order for context in contexts}
-    loco = leave_one_out_orders(orders, objects)
-    overall = global_order(list(orders.values()), objects)
-    pairs = len(objects) * (len(objects) - 1) / 2
-    rows: list[tuple[float, ...]] = []
-    for context, user in orders.items():
-        cut = cut_to_sizes(loco[context], [len(level) for level in user])
-        rows.append(
-            tuple(
-                value
-                for chosen in (loco[context], cut, overall)
-                for value in (spo(user, chosen), kendall_penalty(user, chosen, p) / pairs)
-            )
-        )
-    means = [statistics.fmean(column) for column in zip(*rows, strict=True)]
-    return BlindFigures(*means)
+def chooser_rows(
+    data: str | Path | None = None, p: float = 0.5, chance: Sequence[str] = ()
+) -> list[ReferenceRow]:
+    """The reference choosers on every context of a data folder, then chance per design."""
+    samples = list(choice_dataset(data))
+    rows = context_blind_rows(samples, p, pool=samples, fixed_pool=split_pool(data))
+    return rows + [chance_row(samples, method, p=p) for method in chance]
 
 
 def shape(contexts: Sequence[ChoiceContext]) -> dict[str, float]:
@@ -112,24 +107,6 @@ def band_counts(
         for obj in objects:
             counts[obj][context.levels[ranks[obj]]] += 1
     return counts
-
-
-def no_role_counts(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> dict[str, int]:
-    """Per object, the contexts that put it in the last set (`no role` in the shipped data)."""
-    found = dict.fromkeys(objects, 0)
-    for context in contexts:
-        for obj in context.order[-1]:
-            found[obj] += 1
-    return found
-
-
-def spread(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> tuple[int, int]:
-    """(objects never in the last set, objects in the last set in `NICHE_AT` or more contexts)."""
-    counts = no_role_counts(objects, contexts)
-    return (
-        sum(1 for count in counts.values() if count == 0),
-        sum(1 for count in counts.values() if count >= NICHE_AT),
-    )
 
 
 def substitute_splits(contexts: Sequence[ChoiceContext]) -> list[tuple[str, str, str, str, str]]:
@@ -160,49 +137,79 @@ def _level_name(context: ChoiceContext, index: int) -> str:
     return context.levels[index] if context.levels else f"set {index + 1}"
 
 
-def object_kind(no_role: int) -> str:
-    """single-purpose, everyday or context-dependent, by the contexts with no role for it."""
-    if no_role >= NICHE_AT:
-        return "single-purpose"
-    if no_role <= EVERYDAY_AT:
-        return "everyday"
-    return "context-dependent"
+def _mean(row: ReferenceRow, key: str, scale: float = 1.0) -> str:
+    return f"{row.mean(key) / scale:.3f}"
 
 
-def pair_kinds(
-    objects: Sequence[str], contexts: Sequence[ChoiceContext]
-) -> dict[tuple[str, str], tuple[int, int]]:
-    """Strict pairs by the kinds of their two objects: (pairs, kept by the leave-one-out order).
+def choosers_table(before: Sequence[ReferenceRow], now: Sequence[ReferenceRow]) -> str:
+    """Markdown: each reference chooser on the earlier and the current data."""
+    lines = [
+        "| chooser | SPO before | SPO now | K(p)/780 before | K(p)/780 now "
+        "| SPO on context pairs now |",
+        "|---|---|---|---|---|---|",
+    ]
+    earlier = {row.label: row for row in before}
+    for row in now:
+        old = earlier.get(row.label)
+        lines.append(
+            f"| {row.label} | {_mean(old, 'spo') if old else '—'} | {_mean(row, 'spo')} "
+            f"| {_mean(old, 'kendall_norm') if old else '—'} | {_mean(row, 'kendall_norm')} "
+            f"| {_mean(row, 'spo_context')} |"
+        )
+    return "\n".join(lines)
 
-    Shows where a context-blind chooser earns its SPO: pairs with a single-purpose or an
-    everyday object are easy for it, pairs of context-dependent objects are not.
+
+def contrast_table(rows: Sequence[ReferenceRow]) -> str:
+    """Markdown: each reference chooser on a split with twins, `contrast` per factor."""
+    factors = sorted({factor for row in rows for factor in row.contrast})
+    lines = [
+        "| chooser | SPO | K(p)/780 | SPO on context pairs | " + " | ".join(factors) + " |",
+        "|---|---|---|---|" + "---|" * len(factors),
+    ]
+    for row in rows:
+        cells = [
+            f"{statistics.fmean(row.contrast[f]):.3f}" if row.contrast.get(f) else "—"
+            for f in factors
+        ]
+        label = f"{row.label}, {row.method}" if row.method else row.label
+        lines.append(
+            f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'kendall_norm')} "
+            f"| {_mean(row, 'spo_context')} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines)
+
+
+def seasonal_pairs(data: str | Path | None = None) -> str:
+    """Markdown: the user's strict pairs by how many of their objects are seasonal.
+
+    With the share of each kind the context-blind and the weather-only choosers keep.
     """
-    kinds = {obj: object_kind(count) for obj, count in no_role_counts(objects, contexts).items()}
-    orders: dict[str, WeakOrder] = {context.id: context.order for context in contexts}
-    loco = leave_one_out_orders(orders, objects)
-    found: dict[tuple[str, str], list[int]] = {}
-    for context, user in orders.items():
-        blind = {pair for pair in strict_pairs(loco[context])}
-        for pair in strict_pairs(user):
-            key = (min(kinds[pair[0]], kinds[pair[1]]), max(kinds[pair[0]], kinds[pair[1]]))
-            entry = found.setdefault(key, [0, 0])
+    samples = list(choice_dataset(data))
+    pool = [(s.metadata["factors"], s.metadata["user_order"]) for s in samples if s.metadata]
+    counts: dict[str, list[int]] = {}
+    for index, sample in enumerate(samples):
+        metadata = sample.metadata or {}
+        others = pool[:index] + pool[index + 1 :]
+        weather = factor_order(others, metadata["factors"], metadata["objects"], WEATHER)
+        blind, chosen = strict_pairs(metadata[BLIND_ORDER]), strict_pairs(weather)
+        for pair in strict_pairs(metadata["user_order"]):
+            kind = ("other × other", "seasonal × other", "seasonal × seasonal")[
+                sum(obj in SEASONAL for obj in pair)
+            ]
+            entry = counts.setdefault(kind, [0, 0, 0])
             entry[0] += 1
             entry[1] += pair in blind
-    return {key: (total, kept) for key, (total, kept) in sorted(found.items())}
-
-
-def figures_table(rows: Sequence[tuple[str, BlindFigures]]) -> str:
-    """Markdown: the context-blind figures of several data versions."""
+            entry[2] += pair in chosen
+    total = sum(entry[0] for entry in counts.values())
     lines = [
-        "| data | leave-one-out SPO | leave-one-out K(p)/780 | cut to the user's sizes SPO "
-        "| cut K(p)/780 | global order SPO | global K(p)/780 |",
-        "|---|---|---|---|---|---|---|",
+        "| pair of | share of strict pairs | kept by the context-blind order "
+        "| kept by the weather-only chooser |",
+        "|---|---|---|---|",
     ]
-    for label, f in rows:
-        lines.append(
-            f"| {label} | {f.loco_spo:.3f} | {f.loco_kendall:.3f} | {f.cut_spo:.3f} "
-            f"| {f.cut_kendall:.3f} | {f.global_spo:.3f} | {f.global_kendall:.3f} |"
-        )
+    for kind in sorted(counts, reverse=True):
+        pairs, blind_kept, weather_kept = counts[kind]
+        shares = (pairs / total, blind_kept / pairs, weather_kept / pairs)
+        lines.append(f"| {kind} | " + " | ".join(f"{share:.3f}" for share in shares) + " |")
     return "\n".join(lines)
 
 
@@ -221,54 +228,139 @@ def variety_table(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> 
     return "\n".join(lines)
 
 
-def pair_kinds_table(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> str:
-    """Markdown: strict pairs by object kinds, with the share the leave-one-out order keeps."""
-    found = pair_kinds(objects, contexts)
-    total = sum(pairs for pairs, _ in found.values())
+class Review(NamedTuple):
+    """A blind review read from its folder (`REVIEW`)."""
+
+    contexts: list[str]
+    scores: tuple[list[int], list[int]]
+    """Each reviewer's 1-5 score per context, in `contexts` order."""
+    proposals: tuple[dict[Placement, str], dict[Placement, str]]
+    """Each reviewer's flagged placements and the level proposed for each."""
+    decisions: list[dict[str, str]]
+
+
+def read_review(folder: str | Path = REVIEW) -> Review:
+    """Both reviews and the decisions; the reviews must cover the same contexts."""
+    path = default_data_dir() / folder
+
+    def lines(name: str) -> list[dict[str, Any]]:
+        text = (path / name).read_text(encoding="utf-8")
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    first, second = lines("review_a.jsonl"), {r["id"]: r for r in lines("review_b.jsonl")}
+    contexts = [record["id"] for record in first]
+    if sorted(contexts) != sorted(second):
+        raise ValueError(f"{path}: the two reviews cover different contexts")
+    sides = (first, [second[context] for context in contexts])
+
+    def proposals(side: list[dict[str, Any]]) -> dict[Placement, str]:
+        return {(r["id"], f["object"]): f["proposed"] for r in side for f in r["flags"]}
+
+    return Review(
+        contexts,
+        ([r["score"] for r in sides[0]], [r["score"] for r in sides[1]]),
+        (proposals(sides[0]), proposals(sides[1])),
+        lines("adjudication.jsonl"),
+    )
+
+
+def review_agreement(review: Review, objects: Sequence[str]) -> dict[str, float]:
+    """Flag counts and the two reviewers' agreement.
+
+    Cohen's κ on flagged-or-not over every (context, object) placement, quadratic-weighted κ on
+    the 1-5 context scores.
+    """
+    a, b = review.proposals
+    cells = [(context, obj) for context in review.contexts for obj in objects]
+    return {
+        "contexts": len(review.contexts),
+        "placements": len(cells),
+        "flags_a": len(a),
+        "flags_b": len(b),
+        "flags_both": len(a.keys() & b.keys()),
+        "kappa_flags": agreement.cohen_kappa([c in a for c in cells], [c in b for c in cells]),
+        "kappa_scores": agreement.weighted_kappa(*review.scores),
+    }
+
+
+def review_flags(review: Review) -> str:
+    """Markdown: per object, the placements each reviewer flagged and how many moved."""
+    a, b = review.proposals
+    moved = {(d["context"], d["object"]) for d in review.decisions if d["decided"] != d["given"]}
+    counts: dict[str, list[int]] = {}
+    for cell in a.keys() | b.keys():
+        entry = counts.setdefault(cell[1], [0, 0, 0, 0])
+        for index, hit in enumerate((cell in a, cell in b, cell in a and cell in b, cell in moved)):
+            entry[index] += hit
     lines = [
-        "| pair of | share of strict pairs | kept by the leave-one-out order |",
-        "|---|---|---|",
+        "| object | flagged by A | flagged by B | by both | moved |",
+        "|---|---|---|---|---|",
     ]
-    for (first, second), (pairs, kept) in found.items():
-        lines.append(f"| {first} × {second} | {pairs / total:.3f} | {kept / pairs:.3f} |")
+    for obj, entry in sorted(counts.items(), key=lambda item: (-sum(item[1][:2]), item[0])):
+        lines.append(f"| {obj} | " + " | ".join(map(str, entry)) + " |")
+    totals = [sum(entry[i] for entry in counts.values()) for i in range(4)]
+    lines.append("| all | " + " | ".join(map(str, totals)) + " |")
+    return "\n".join(lines)
+
+
+def review_decisions(review: Review) -> str:
+    """Markdown: how the third reviewer decided the placements either reviewer flagged."""
+    a, b = review.proposals
+    outcomes: Counter[tuple[str, str]] = Counter()
+    for decision in review.decisions:
+        cell, level = (decision["context"], decision["object"]), decision["decided"]
+        flagged = "both" if cell in a and cell in b else "A only" if cell in a else "B only"
+        if level == decision["given"]:
+            outcome = "kept as given"
+        elif level == a.get(cell) == b.get(cell):
+            outcome = "moved as both proposed"
+        elif level in (a.get(cell), b.get(cell)):
+            outcome = f"moved as {'A' if level == a.get(cell) else 'B'} proposed"
+        else:
+            outcome = "moved to a level neither proposed"
+        outcomes[(flagged, outcome)] += 1
+    lines = ["| flagged by | decision | placements |", "|---|---|---|"]
+    order = ("both", "A only", "B only")
+    for (flagged, outcome), count in sorted(outcomes.items(), key=lambda i: order.index(i[0][0])):
+        lines.append(f"| {flagged} | {outcome} | {count} |")
     return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Print the data card's context-blind, level-variety and pair-kind tables."""
+    """Print the data card's chooser, contrast, level-variety and review tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", help="data folder (default: the shipped data)")
-    parser.add_argument("--before", default="v2", help="earlier data to compare with")
+    parser.add_argument("--before", default="v3", help="earlier data to compare with")
+    parser.add_argument("--split", default="contrast", help="split with twins to report")
     args = parser.parse_args(argv)
     objects, contexts = load(args.data)
-    before_objects, before = load(args.before)
     now = shape(contexts)
     print(
         f"{len(contexts)} contexts, {now['sets']:.2f} sets on average "
         f"({now['four_set']:.0f} with four), {now['strict']:.1f} strict pairs on average "
         f"({now['strict_min']:.0f}-{now['strict_max']:.0f})\n"
     )
-    print(
-        figures_table(
-            [
-                (args.before, blind_figures(before_objects, before)),
-                (args.data or "shipped", blind_figures(objects, contexts)),
-            ]
-        )
-    )
-    for label, (found_objects, found) in (
-        (args.before, (before_objects, before)),
-        (args.data or "shipped", (objects, contexts)),
-    ):
-        never, mostly = spread(found_objects, found)
-        print(
-            f"\n{label}: {never} objects never in the last set, {mostly} in the last set in "
-            f"{NICHE_AT} or more contexts"
-        )
+    with contextlib.redirect_stdout(sys.stderr):  # Inspect's start-up banner: not a table
+        choosers = choosers_table(chooser_rows(args.before), chooser_rows(args.data))
+        contrast = contrast_table(chooser_rows(args.split, chance=CHEAP_DESIGNS))
+    print(choosers)
+    print()
+    print(seasonal_pairs(args.data))
+    print()
+    print(contrast)
     print()
     print(variety_table(objects, contexts))
     print()
-    print(pair_kinds_table(objects, contexts))
+    review = read_review()
+    figures = review_agreement(review, objects)
+    print(
+        f"Review ({REVIEW}): {figures['contexts']:.0f} contexts, {figures['placements']:.0f} "
+        f"placements; Cohen's kappa on the flags {figures['kappa_flags']:.3f}, "
+        f"quadratic-weighted kappa on the scores {figures['kappa_scores']:.3f}\n"
+    )
+    print(review_flags(review))
+    print()
+    print(review_decisions(review))
 
 
 if __name__ == "__main__":

@@ -2,12 +2,14 @@
 
 Every sample also carries the context-blind order it is measured against: the mean level of
 each object over all the *other* contexts of the data file (leave one context out), so that
-a context's `spo_context` does not depend on which other contexts a run scored.
+a context's `spo_context` does not depend on which other contexts a run scored. A split of
+the shipped data (`contrast`) is measured against the default data instead: its contexts are
+twins of each other, so leaving one out would still show the scored context's twin.
 """
 
 import json
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,14 +20,20 @@ from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
-from heedbench.scorers.choice.context_blind import BLIND_ORDER, leave_one_out_orders
+from heedbench.scorers.choice.context_blind import (
+    BLIND_ORDER,
+    leave_one_out_orders,
+    mean_level_order,
+)
 
 OBJECTS_FILE = "objects.json"
 CONTEXTS_FILE = "contexts.jsonl"
 REQUIRED_FIELDS = ("id", "context", "preference")
 MIN_SETS = 2
-PREVIOUS_VERSIONS = ("v2",)
+PREVIOUS_VERSIONS = ("v3", "v2")
 """Earlier shipped data, loadable by name with `-T data=<name>` (subfolders of the data)."""
+SPLITS = ("contrast",)
+"""Shipped splits scored against choosers learnt on the default data (`-T data=<name>`)."""
 
 
 class ChoiceDataError(InputError):
@@ -45,6 +53,10 @@ class ChoiceContext:
     rationale: str = ""
     levels: tuple[str, ...] = ()
     """Optional names of the sets' levels (e.g. essential, useful, incidental, no role)."""
+    factors: dict[str, str] = field(default_factory=dict)
+    """What the context is made of, factor by factor (destination, companion, sky, ...)."""
+    twins: dict[str, str] = field(default_factory=dict)
+    """Earlier contexts this one is a minimal twin of, each with the one factor they differ in."""
 
 
 def default_data_dir() -> Path:
@@ -55,12 +67,12 @@ def default_data_dir() -> Path:
 def resolve_data_dir(data: str | Path | None) -> Path:
     """The folder `-T data` names: the shipped data, an earlier shipped version, or a path.
 
-    A bare earlier version name (`v2`) selects that shipped version; write `./v2` for a local
-    folder of that name.
+    A bare name (`v3`, `v2`, `contrast`) selects that shipped version or split; write `./v2`
+    for a local folder of that name.
     """
     if data is None:
         return default_data_dir()
-    if str(data) in PREVIOUS_VERSIONS:
+    if str(data) in (*PREVIOUS_VERSIONS, *SPLITS):
         return default_data_dir() / str(data)
     return Path(data)
 
@@ -141,9 +153,9 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
     """
     if not isinstance(record, dict):
         raise ChoiceDataError(f"{where}: a record must be a JSON object")
-    for field in REQUIRED_FIELDS:
-        if field not in record:
-            raise ChoiceDataError(f"{where}, field '{field}': missing")
+    for name in REQUIRED_FIELDS:
+        if name not in record:
+            raise ChoiceDataError(f"{where}, field '{name}': missing")
     if not isinstance(record["id"], str) or not record["id"].strip():
         raise ChoiceDataError(f"{where}, field 'id': must be a non-empty string")
     if not isinstance(record["context"], str) or not record["context"].strip():
@@ -156,6 +168,14 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
         )
     order = _check_partition(where, record["preference"], objects)
     levels = record.get("levels")
+    factors = record.get("factors", {})
+    if not isinstance(factors, dict) or not all(
+        isinstance(value, str) and value.strip() for value in factors.values()
+    ):
+        raise ChoiceDataError(f"{where}, field 'factors': must map each factor to a value")
+    twins = record.get("twins", [])
+    if not isinstance(twins, list) or not all(isinstance(twin, str) for twin in twins):
+        raise ChoiceDataError(f"{where}, field 'twins': must be a list of context ids")
     return ChoiceContext(
         id=record["id"],
         context=record["context"],
@@ -164,7 +184,36 @@ def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
         condition=str(record.get("condition", "")),
         rationale=str(record.get("rationale", "")),
         levels=() if levels is None else _check_levels(where, levels, len(order)),
+        factors=dict(factors),
+        twins=dict.fromkeys(twins, ""),
     )
+
+
+def _check_factors(path: Path, contexts: list[ChoiceContext]) -> None:
+    """Every context names the same factors (or none does); each twin differs in exactly one.
+
+    Fills in each twin's differing factor.
+    """
+    names = sorted(contexts[0].factors)
+    by_id = {context.id: context for context in contexts}
+    for line, context in enumerate(contexts, start=1):
+        where = f"{path}: record {line} (id {context.id!r})"
+        if sorted(context.factors) != names:
+            raise ChoiceDataError(
+                f"{where}, field 'factors': names {', '.join(sorted(context.factors)) or 'none'}; "
+                f"the first record names {', '.join(names) or 'none'}"
+            )
+        for twin in context.twins:
+            other = by_id.get(twin)
+            if other is None or other is context:
+                raise ChoiceDataError(f"{where}, field 'twins': {twin!r} is not another context")
+            differing = [name for name in names if context.factors[name] != other.factors[name]]
+            if len(differing) != 1:
+                raise ChoiceDataError(
+                    f"{where}, field 'twins': a twin differs in exactly one factor; {twin!r} "
+                    f"differs in {len(differing)} ({', '.join(differing) or 'none'})"
+                )
+            context.twins[twin] = differing[0]
 
 
 def load_contexts(path: Path, objects: list[str]) -> list[ChoiceContext]:
@@ -180,6 +229,7 @@ def load_contexts(path: Path, objects: list[str]) -> list[ChoiceContext]:
     )  # fmt: skip
     if not contexts:
         raise ChoiceDataError(f"{path}: no contexts")
+    _check_factors(path, contexts)
     return contexts
 
 
@@ -192,10 +242,33 @@ def select_objects(objects: list[str], n: int | None, seed: int) -> list[str]:
     return [obj for obj in objects if obj in chosen]
 
 
+def load_folder(folder: Path) -> tuple[list[str], list[ChoiceContext]]:
+    """A data folder's objects and validated contexts."""
+    objects = load_objects(folder / OBJECTS_FILE)
+    return objects, load_contexts(folder / CONTEXTS_FILE, objects)
+
+
+def pool_of(folder: Path) -> list[ChoiceContext] | None:
+    """The contexts a split's reference choosers learn from: the default data.
+
+    None when the folder's own contexts are the pool (left out one at a time).
+    """
+    if folder.parent == default_data_dir() and folder.name in SPLITS:
+        return load_folder(default_data_dir())[1]
+    return None
+
+
 def context_blind_orders(
-    contexts: list[ChoiceContext], objects: list[str]
+    contexts: list[ChoiceContext], objects: list[str], pool: list[ChoiceContext] | None = None
 ) -> dict[str, WeakOrder | None]:
-    """Each context's leave-one-context-out order over `objects` (None with one context)."""
+    """Each context's context-blind order over `objects`.
+
+    The mean level over `pool`, or over the other contexts when there is no pool (None for a
+    single context).
+    """
+    if pool is not None:
+        blind = mean_level_order([restrict(context.order, objects) for context in pool], objects)
+        return {context.id: blind for context in contexts}
     orders = {context.id: restrict(context.order, objects) for context in contexts}
     if len(orders) < 2:
         return dict.fromkeys(orders)
@@ -209,15 +282,15 @@ def choice_dataset(
 
     Args:
         data_dir: folder holding `objects.json` and `contexts.jsonl`, or the name of an
-            earlier shipped version (`v2`); default: the shipped data.
+            earlier shipped version or split (`v3`, `v2`, `contrast`); default: the shipped
+            data.
         n: use a seeded subset of n objects in every context.
         seed: seed for the subset.
     """
     folder = resolve_data_dir(data_dir)
-    all_objects = load_objects(folder / OBJECTS_FILE)
-    contexts = load_contexts(folder / CONTEXTS_FILE, all_objects)
+    all_objects, contexts = load_folder(folder)
     objects = select_objects(all_objects, n, seed)
-    blind = context_blind_orders(contexts, objects)
+    blind = context_blind_orders(contexts, objects, pool_of(folder))
     samples = [
         Sample(
             id=context.id,
@@ -230,6 +303,8 @@ def choice_dataset(
                 "objects": objects,
                 "user_order": restrict(context.order, objects),
                 BLIND_ORDER: blind[context.id],
+                "factors": context.factors,
+                "twins": context.twins,
             },
         )
         for context in contexts

@@ -11,11 +11,18 @@ reference. These rows give one, computed from the data itself:
   user's set sizes, and one global order over all contexts. What they score is the part of
   SPO and K(p) that knowing which objects are generally useful earns; `spo_context` is 0 for
   the first by construction;
+- choosers that read one factor of the context (its `factors`: destination, precipitation,
+  companion, ...), all weather factors at once, or every factor additively, from the other
+  contexts' orders (a split such as `contrast` learns from the default data instead): what
+  reading that much of the context earns. On data with twins each row also carries
+  `contrast` per factor;
 - the chance model `heedbench/random` per design: its answers are a pure function of its
   seed and the prompt, so they are simulated offline with the solver's own designs, prompts,
   parsers and presentation order, giving exactly what `inspect eval ... --model
   heedbench/random` scores; where the expectation over the chance model's randomness has a
-  closed form (pointwise, listwise, pairwise_test) it is given as well.
+  closed form (pointwise, listwise, pairwise_test) it is given as well. A simulation is
+  cached on disk (`HEEDBENCH_CACHE_DIR`, default the user cache folder), keyed by the
+  contexts, the settings and the simulating code, so `heedbench report` runs it once.
 
 Rows are computed on the contexts and objects a run used: `--n` and `--seed` select the same
 object subset as `-T n` and `-T seed`, `--contexts` the same contexts as `--sample-id`.
@@ -25,23 +32,36 @@ Usage: python -m heedbench.evals.choice.reference [--n N] [--contexts ID,...] [-
 
 import argparse
 import asyncio
+import contextlib
+import hashlib
+import json
 import math
+import os
 import random
 import statistics
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
 
-from heedbench.evals.choice.dataset import choice_dataset
+from heedbench.evals.choice.dataset import choice_dataset, pool_of, resolve_data_dir
 from heedbench.evals.choice.task import DEFAULT_TEMPLATE, resolve_template
 from heedbench.models.chance import chance_reply
-from heedbench.preference import WeakOrder, rank_map, strict_pairs
-from heedbench.scorers.choice.context_blind import BLIND_ORDER, cut_to_sizes, global_order
-from heedbench.scorers.choice.metrics import context_pairs, kendall_context_pairs
+from heedbench.preference import StrictPair, WeakOrder, rank_map, restrict, strict_pairs
+from heedbench.scorers.choice.context_blind import (
+    BLIND_ORDER,
+    Pooled,
+    additive_order,
+    cut_to_sizes,
+    factor_order,
+    global_order,
+)
+from heedbench.scorers.choice.metrics import context_pairs, kendall_context_pairs, twin_contrasts
 from heedbench.scorers.choice.scorer import alignment_values
 from heedbench.seeding import sample_seed
 from heedbench.solvers.choice.methods import method_runner
@@ -55,12 +75,25 @@ RowKind = Literal[
     "blind_loco",
     "blind_cut",
     "blind_global",
+    "factor",
+    "additive",
     "chance",
     "chance_expected",
 ]
 CHANCE_MODEL = "heedbench/random"
 EXACT_EXPECTATION = ("pointwise", "listwise", "pairwise_test")
 """Designs whose expected score under uniformly random answers has a closed form."""
+WEATHER = ("temperature", "precipitation", "sky")
+"""The factors a weather forecast gives: read together by the `weather` chooser."""
+CACHE_ENV = "HEEDBENCH_CACHE_DIR"
+SIMULATING = (
+    "heedbench.models.chance",
+    "heedbench.scorers.choice.scorer",
+    "heedbench.scorers.choice.metrics",
+    *(f"heedbench.solvers.choice.{m}" for m in ("prompts", "methods", "relation", "sort", "parse")),
+)
+"""The modules whose code a chance simulation runs: a cached simulation is keyed by them."""
+Relation = Collection[StrictPair] | None
 
 
 @dataclass(frozen=True)
@@ -73,6 +106,8 @@ class ReferenceRow:
     method: str = ""
     template: str = ""
     values: tuple[dict[str, float], ...] = field(default_factory=tuple)
+    contrast: dict[str, tuple[float, ...]] = field(default_factory=dict)
+    """Per factor, the `contrast` of each twin pair (data with twins only)."""
 
     @property
     def contexts(self) -> int:
@@ -96,6 +131,20 @@ class ReferenceRow:
         """Mean of a key over valid contexts; NaN when there is none."""
         found = self.column(key)
         return statistics.fmean(found) if found else math.nan
+
+
+def _contrast(
+    samples: Sequence[Sample], chosen: Sequence[Relation]
+) -> dict[str, tuple[float, ...]]:
+    contexts = {
+        str(sample.id): (
+            (sample.metadata or {})["user_order"],
+            relation,
+            (sample.metadata or {}).get("twins") or {},
+        )
+        for sample, relation in zip(samples, chosen, strict=True)
+    }
+    return {factor: tuple(values) for factor, values in twin_contrasts(contexts).items()}
 
 
 def reversed_order(order: Sequence[Sequence[str]]) -> WeakOrder:
@@ -138,13 +187,22 @@ def _exact(
     )[0]
 
 
+def _exact_row(
+    kind: RowKind, label: str, how: str, *, samples: list[Sample], chosen: list[WeakOrder], p: float
+) -> ReferenceRow:
+    """A row of weak orders chosen without asking any model, one per sample."""
+    values = tuple(
+        _exact(user, order, _blind(sample), p)
+        for sample, user, order in zip(samples, _orders(samples), chosen, strict=True)
+    )
+    relations = [strict_pairs(order) for order in chosen]
+    return ReferenceRow(kind, label, how, values=values, contrast=_contrast(samples, relations))
+
+
 def _fixed_row(kind: RowKind, label: str, samples: list[Sample], p: float) -> ReferenceRow:
     build = reversed_order if kind == "reversed" else all_indifferent
-    values = tuple(
-        _exact(user, build(user), _blind(sample), p)
-        for sample, user in zip(samples, _orders(samples), strict=True)
-    )
-    return ReferenceRow(kind=kind, label=label, how="exact", values=values)
+    chosen = [build(user) for user in _orders(samples)]
+    return _exact_row(kind, label, "exact", samples=samples, chosen=chosen, p=p)
 
 
 def data_rows(samples: Iterable[Sample], p: float = 0.5) -> list[ReferenceRow]:
@@ -156,51 +214,92 @@ def data_rows(samples: Iterable[Sample], p: float = 0.5) -> list[ReferenceRow]:
     ]
 
 
+def _pooled(sample: Sample) -> Pooled:
+    metadata = sample.metadata or {}
+    return metadata.get("factors") or {}, metadata["user_order"]
+
+
+def readings(factors: Collection[str]) -> list[tuple[str, tuple[str, ...]]]:
+    """The factor choosers to show for data with these factors.
+
+    Each factor alone, then the weather factors together (where the data has them all).
+    """
+    found: list[tuple[str, tuple[str, ...]]] = [(factor, (factor,)) for factor in factors]
+    if all(factor in factors for factor in WEATHER):
+        found.append(("weather", WEATHER))
+    return found
+
+
 def context_blind_rows(
-    samples: Iterable[Sample], p: float = 0.5, *, pool: Iterable[Sample] | None = None
+    samples: Iterable[Sample],
+    p: float = 0.5,
+    *,
+    pool: Iterable[Sample] | None = None,
+    fixed_pool: Sequence[Pooled] | None = None,
 ) -> list[ReferenceRow]:
-    """Choosers that never read the scored context, per context of `samples`.
+    """Choosers that read none or part of the scored context, per context of `samples`.
 
     The leave-one-context-out order is each sample's `context_blind_order` (built by the
-    dataset from all other contexts of its data file); the cut row forces it into the user's
-    set sizes (ties broken in object-file order); the global row ranks by the mean level over
-    every context of `pool` (default: `samples`), the scored one included. Contexts without a
-    blind order (data with a single context) are left out.
+    dataset); the cut row forces it into the user's set sizes (ties broken in object-file
+    order); the global row ranks by the mean level over every context of `pool` (default:
+    `samples`), the scored one included. The factor rows (`readings`) and the additive row
+    learn from the other contexts of `pool`, or from `fixed_pool` (the default data of a
+    split), and are left out when the data records no factors. Contexts without a blind
+    order (data with a single context) are left out.
     """
     chosen = [sample for sample in samples if _blind(sample) is not None]
     everyone = list(pool) if pool is not None else chosen
     if not chosen or not everyone:
         return []
     objects: list[str] = list((chosen[0].metadata or {})["objects"])
-    overall = global_order(_orders(everyone), objects)
-    loco, cut, whole = [], [], []
-    for sample, user in zip(chosen, _orders(chosen), strict=True):
-        blind = _blind(sample)
-        assert blind is not None
-        loco.append(_exact(user, blind, blind, p))
-        cut.append(_exact(user, cut_to_sizes(blind, [len(level) for level in user]), blind, p))
-        whole.append(_exact(user, overall, blind, p))
-    how = "exact, context-blind"
-    return [
-        ReferenceRow(
-            kind="blind_loco",
-            label="mean level in the other contexts (ties indifferent)",
-            how=how,
-            values=tuple(loco),
-        ),
-        ReferenceRow(
-            kind="blind_cut",
-            label="the same, cut to the user's set sizes",
-            how=how,
-            values=tuple(cut),
-        ),
-        ReferenceRow(
-            kind="blind_global",
-            label="one global order (mean level in all contexts)",
-            how=how,
-            values=tuple(whole),
-        ),
+    blind = [_blind(sample) or [] for sample in chosen]
+    cut = [
+        cut_to_sizes(b, [len(set_) for set_ in u])
+        for b, u in zip(blind, _orders(chosen), strict=True)
     ]
+    overall = [global_order(_orders(everyone), objects)] * len(chosen)
+    found: list[tuple[RowKind, str, list[WeakOrder]]] = [
+        ("blind_loco", "mean level in the other contexts (ties indifferent)", blind),
+        ("blind_cut", "the same, cut to the user's set sizes", cut),
+        ("blind_global", "one global order (mean level in all contexts)", overall),
+    ]
+    rows = [
+        _exact_row(kind, label, "exact, context-blind", samples=chosen, chosen=orders, p=p)
+        for kind, label, orders in found
+    ]
+    factors = list((chosen[0].metadata or {}).get("factors") or {})
+    if not factors:
+        return rows
+
+    def pool_for(sample: Sample) -> list[Pooled]:
+        if fixed_pool is not None:
+            return [(f, restrict(order, objects)) for f, order in fixed_pool]
+        return [_pooled(other) for other in everyone if other.id != sample.id]
+
+    pools = [(pool_for(sample), _pooled(sample)[0]) for sample in chosen]
+    for name, read in readings(factors):
+        what = name if len(read) == 1 else f"{name} ({', '.join(read)})"
+        orders = [factor_order(pool, target, objects, read) for pool, target in pools]
+        rows.append(
+            _exact_row(
+                "factor",
+                f"reads only the {what}",
+                "exact, factors",
+                samples=chosen,
+                chosen=orders,
+                p=p,
+            )
+        )
+    orders = [additive_order(pool, target, objects, factors) for pool, target in pools]
+    label = "every factor, shifts added"
+    rows.append(_exact_row("additive", label, "exact, factors", samples=chosen, chosen=orders, p=p))
+    return rows
+
+
+def split_pool(data: str | Path | None) -> list[Pooled] | None:
+    """The default data a split's choosers learn from; None for data that is its own pool."""
+    pool = pool_of(resolve_data_dir(data))
+    return None if pool is None else [(context.factors, context.order) for context in pool]
 
 
 def select_contexts(samples: Sequence[Sample], contexts: Iterable[str] | None) -> list[Sample]:
@@ -248,12 +347,12 @@ async def _simulate(
     p: float,
     validity: Validity,
     chance_seed: int,
-) -> tuple[dict[str, float], ...]:
+) -> tuple[list[dict[str, float]], list[Relation]]:
     runner = method_runner(method, validity)
     # never called (the querier answers itself): the chance baseline simulated offline for the
     # report's reference rows, outside any task
     model = get_model(CHANCE_MODEL)  # inspect-evals-lint: ignore[IEBP001] -- offline, no task
-    values = []
+    values, relations = [], list[Relation]()
     for sample in samples:
         assert sample.metadata is not None and sample.id is not None
         rng = random.Random(sample_seed(seed, sample.id))
@@ -281,7 +380,48 @@ async def _simulate(
             blind=sample.metadata.get(BLIND_ORDER),
         )
         values.append(value)
-    return tuple(values)
+        chosen = result.strict if result.chosen is None else strict_pairs(result.chosen)
+        relations.append(chosen if result.valid else None)
+    return values, relations
+
+
+@cache
+def _code_digest() -> str:
+    """A digest of the code a chance simulation runs, so a cached one is never stale."""
+    digest = hashlib.sha256()
+    for name in (*SIMULATING, __name__):
+        digest.update(Path(str(sys.modules[name].__file__)).read_bytes())
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    """Where simulated chance rows are kept: `HEEDBENCH_CACHE_DIR`, else the user cache."""
+    found = os.environ.get(CACHE_ENV)
+    if found:
+        return Path(found)
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedbench" / "choice"
+
+
+def _cached(key: dict[str, Any], samples: list[Sample], simulate: Any) -> dict[str, Any]:
+    """The simulation's values and contrast, from the cache or computed and cached."""
+    keys = ("context", "objects", "user_order", BLIND_ORDER, "twins")
+    described = [[str(s.id), {k: (s.metadata or {}).get(k) for k in keys}] for s in samples]
+    text = json.dumps([key, described, _code_digest()], sort_keys=True, default=str)
+    path = cache_dir() / f"chance-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+    try:
+        return dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        pass
+    values, relations = simulate()
+    found = {"values": values, "contrast": _contrast(samples, relations)}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        partial.write_text(json.dumps(found), encoding="utf-8")
+        partial.replace(path)  # whole or not at all, for concurrent reports
+    except OSError:
+        pass  # a read-only cache only costs the next call a simulation
+    return found
 
 
 def chance_row(
@@ -299,21 +439,35 @@ def chance_row(
     """What `heedbench/random` (`-M seed=<chance_seed>`) scores with one design, simulated.
 
     `samples` and `seed` must be those of the run being matched (`choice_dataset(data, n,
-    seed)` and `-T seed`): the presentation order and the prompts follow from them.
+    seed)` and `-T seed`): the presentation order and the prompts follow from them. The
+    simulation is cached (see `cache_dir`).
     """
     chosen = resolve_template(method, template)
-    values = asyncio.run(
-        _simulate(
-            list(samples),
-            method,
-            chosen,
-            seed=seed,
-            score_low=score_low,
-            score_high=score_high,
-            p=p,
-            validity=validity,
-            chance_seed=chance_seed,
-        )
+    settings = {
+        "method": method,
+        "template": chosen,
+        "seed": seed,
+        "range": [score_low, score_high],
+        "p": p,
+        "validity": validity,
+        "chance_seed": chance_seed,
+    }
+    found = _cached(
+        settings,
+        list(samples),
+        lambda: asyncio.run(
+            _simulate(
+                list(samples),
+                method,
+                chosen,
+                seed=seed,
+                score_low=score_low,
+                score_high=score_high,
+                p=p,
+                validity=validity,
+                chance_seed=chance_seed,
+            )
+        ),
     )
     return ReferenceRow(
         kind="chance",
@@ -321,7 +475,8 @@ def chance_row(
         how="simulated",
         method=method,
         template=chosen,
-        values=values,
+        values=tuple(found["values"]),
+        contrast={factor: tuple(v) for factor, v in found["contrast"].items()},
     )
 
 
@@ -391,39 +546,38 @@ def expected_chance_row(
     )
 
 
-def reference_rows(
-    data: str | Path | None = None,
+def rows_on(
+    samples: list[Sample],
+    everyone: list[Sample],
     *,
-    n: int | None = None,
+    data: str | Path | None = None,
+    designs: Iterable[tuple[str, str | None]] | None = None,
     seed: int = 0,
     p: float = 0.5,
-    designs: Iterable[tuple[str, str | None]] | None = None,
     score_low: int = 1,
     score_high: int = 5,
     validity: Validity = "lenient",
     chance_seed: int = 0,
-    contexts: Iterable[str] | None = None,
 ) -> list[ReferenceRow]:
-    """Every reference row for one dataset and run setting.
+    """Every reference row on `samples`, the scored contexts of `everyone` (a data's contexts).
 
     Args:
-        data: data folder or earlier shipped version (default: the shipped data).
-        n: seeded object subset, as `-T n`.
-        seed: `-T seed` of the runs to compare with.
-        p: K(p) penalty.
+        samples: the contexts the runs scored.
+        everyone: every context of the data (the pool the choosers learn from).
+        data: the data's folder or shipped name (a split's choosers learn from the default data).
         designs: (method, template) pairs to simulate the chance model for (default: every
             design with its default template).
+        seed: `-T seed` of the runs to compare with.
+        p: K(p) penalty.
         score_low: lowest pointwise score.
         score_high: highest pointwise score.
         validity: `-T validity` of the runs to compare with.
         chance_seed: `-M seed` of `heedbench/random`.
-        contexts: the context ids the runs scored (default: all).
     """
-    everyone = list(choice_dataset(data, n=n, seed=seed))
-    samples = select_contexts(everyone, contexts)
-    rows = data_rows(samples, p) + context_blind_rows(samples, p, pool=everyone)
-    chosen = designs if designs is not None else DEFAULT_TEMPLATE.items()
-    for method, template in chosen:
+    rows = data_rows(samples, p) + context_blind_rows(
+        samples, p, pool=everyone, fixed_pool=split_pool(data)
+    )
+    for method, template in designs if designs is not None else DEFAULT_TEMPLATE.items():
         rows.append(
             chance_row(
                 samples,
@@ -445,6 +599,24 @@ def reference_rows(
     return rows
 
 
+def reference_rows(
+    data: str | Path | None = None,
+    *,
+    n: int | None = None,
+    seed: int = 0,
+    contexts: Iterable[str] | None = None,
+    **settings: Any,
+) -> list[ReferenceRow]:
+    """Every reference row for one dataset and run setting (`rows_on` names the settings).
+
+    `n` and `seed` select the object subset as `-T n` and `-T seed`, `contexts` the context
+    ids the runs scored (default: all).
+    """
+    everyone = list(choice_dataset(data, n=n, seed=seed))
+    samples = select_contexts(everyone, contexts)
+    return rows_on(samples, everyone, data=data, seed=seed, **settings)
+
+
 def _fmt(value: float, digits: int) -> str:
     return "—" if math.isnan(value) else f"{value:.{digits}f}"
 
@@ -452,14 +624,14 @@ def _fmt(value: float, digits: int) -> str:
 def markdown_table(rows: Sequence[ReferenceRow]) -> str:
     """The rows as a Markdown table (means over valid contexts)."""
     lines = [
-        "| reference | design | template | how | SPO | SPO on context pairs | K(p) "
+        "| reference | design | template | how | SPO on context pairs | SPO | K(p) "
         "| K(p)/pairs | K(p)/pair on context pairs | valid | sets | queries / context |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         lines.append(
             f"| {row.label} | {row.method or '—'} | {row.template or '—'} | {row.how} "
-            f"| {_fmt(row.mean('spo'), 3)} | {_fmt(row.mean('spo_context'), 3)} "
+            f"| {_fmt(row.mean('spo_context'), 3)} | {_fmt(row.mean('spo'), 3)} "
             f"| {_fmt(row.mean('kendall'), 1)} | {_fmt(row.mean('kendall_norm'), 3)} "
             f"| {_fmt(row.mean('kendall_context'), 3)} | {row.valid}/{row.contexts} "
             f"| {_fmt(row.mean('indifference_sets'), 2)} | {_fmt(row.mean('queries'), 0)} |"
@@ -486,7 +658,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         chosen = select_contexts(list(samples), contexts)
     except ValueError as error:
         parser.error(str(error))
-    rows = reference_rows(
+    with contextlib.redirect_stdout(sys.stderr):  # Inspect's start-up banner: not a row
+        rows = _rows(args, contexts)
+    strict = [len(strict_pairs(order)) for order in _orders(chosen)]
+    print(f"{len(strict)} contexts, {statistics.fmean(strict):.1f} strict pairs on average\n")
+    print(markdown_table(rows))
+
+
+def _rows(args: argparse.Namespace, contexts: list[str] | None) -> list[ReferenceRow]:
+    return reference_rows(
         args.data,
         n=args.n,
         seed=args.seed,
@@ -495,9 +675,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         chance_seed=args.chance_seed,
         contexts=contexts,
     )
-    strict = [len(strict_pairs(order)) for order in _orders(chosen)]
-    print(f"{len(strict)} contexts, {statistics.fmean(strict):.1f} strict pairs on average\n")
-    print(markdown_table(rows))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """`heedbench/choice`: does an LLM-implemented choice function respect a user's preferences?"""
 
-from typing import Any
+from typing import Any, Literal, TypeVar
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
@@ -17,11 +17,12 @@ from heedbench import params
 from heedbench.evals.choice.dataset import choice_dataset
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.choice import choice_alignment
-from heedbench.solvers.choice import CHOICE_METHODS, choice_solver
-from heedbench.solvers.choice.prompts import TEMPLATES, TemplateKind, template_ids
+from heedbench.solvers.choice import CHOICE_METHODS, ChoiceMethod, choice_solver
+from heedbench.solvers.choice.prompts import TEMPLATES, TemplateId, TemplateKind, template_ids
 from heedbench.solvers.choice.relation import VALIDITY_MODES, Validity
 
-TEMPLATE_KIND: dict[str, TemplateKind] = {
+Choice = TypeVar("Choice", bound=str)
+TEMPLATE_KIND: dict[ChoiceMethod, TemplateKind] = {
     "pairwise_score": "pairwise",
     "pairwise_scc": "pairwise",
     "pairwise_test": "pairwise",
@@ -29,7 +30,7 @@ TEMPLATE_KIND: dict[str, TemplateKind] = {
     "pointwise": "pointwise",
     "listwise": "listwise",
 }
-DEFAULT_TEMPLATE = {
+DEFAULT_TEMPLATE: dict[ChoiceMethod, TemplateId] = {
     "pairwise_score": "T1",
     "pairwise_scc": "T4",
     "pairwise_test": "T5",
@@ -38,12 +39,13 @@ DEFAULT_TEMPLATE = {
     "listwise": "T9",
 }
 """The paper's best template for GPT-4 per design (Table 1); T1 for the sort-based method."""
-BEST = "best"
+BEST: Literal["best"] = "best"
 """`-T template=best` (the default): the design's entry in `DEFAULT_TEMPLATE`."""
 
 SCORER = "choice_alignment"
-HEADLINE = HeadlineMetric(scorer=SCORER, score="spo", metric="mean")
-"""The paper's headline: mean SPO over valid contexts (its Table 1)."""
+HEADLINE = HeadlineMetric(scorer=SCORER, score="spo_context", metric="mean")
+"""Mean `spo_context` over valid contexts: SPO on the pairs the context decides (the paper's
+SPO stands beside it in the viewer and the report)."""
 VIEWER = ViewerConfig(
     task_samples_view=TaskSamplesView(
         name="contexts",
@@ -52,8 +54,8 @@ VIEWER = ViewerConfig(
             *(
                 TaskSamplesColumn.score(SCORER, key)
                 for key in (
-                    "spo",
                     "spo_context",
+                    "spo",
                     "kendall",
                     "kendall_context",
                     "valid",
@@ -66,7 +68,7 @@ VIEWER = ViewerConfig(
                 for key in ("kendall_norm", "order_consistency", "queries", "context_pairs")
             ),
         ],
-        sort=[TaskSamplesSort.score(SCORER, "spo")],
+        sort=[TaskSamplesSort.score(SCORER, "spo_context")],
         score_labels={
             "spo": "SPO ↑",
             "spo_context": "SPO, context pairs ↑",
@@ -90,37 +92,46 @@ VIEWER = ViewerConfig(
         },
     )
 )
-"""The sample list: a row per context with its SPO and K(p) first, each beside its value on the
-pairs the context decides, worst SPO on top."""
+"""The sample list: a row per context with `spo_context` first, then SPO and K(p) each beside
+its value on the pairs the context decides, worst `spo_context` on top."""
 
 
-def fitting_templates(method: str) -> list[str]:
+def checked(name: str, value: Any, allowed: tuple[Choice, ...]) -> Choice:
+    """`value` as the one of `allowed` it names; a readable error otherwise."""
+    for option in allowed:
+        if value == option:
+            return option
+    raise params.ParameterError(f"-T {name}: must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def fitting_templates(method: str) -> list[TemplateId]:
     """The templates a design accepts (pairwise_test: only those without "none")."""
-    params.one_of("method", method, CHOICE_METHODS)
-    allowed = template_ids(TEMPLATE_KIND[method])
-    if method == "pairwise_test":
+    design = checked("method", method, CHOICE_METHODS)
+    allowed = [TEMPLATES[t].id for t in template_ids(TEMPLATE_KIND[design])]
+    if design == "pairwise_test":
         allowed = [t for t in allowed if not TEMPLATES[t].allows_none]
     return allowed
 
 
-def resolve_template(method: str, template: str | None) -> str:
+def resolve_template(method: str, template: str | None) -> TemplateId:
     """Check the method/template pair; `best` (or None) is the design's default template."""
     allowed = fitting_templates(method)
-    best = template is None or str(template).lower() == BEST
-    chosen = DEFAULT_TEMPLATE[method] if best else str(template).upper()
-    if chosen not in allowed:
-        raise params.ParameterError(
-            f"-T template: {chosen!r} does not fit method {method!r}; "
-            f"use one of {', '.join(allowed)} (or {BEST})"
-        )
-    return chosen
+    if template is None or str(template).lower() == BEST:
+        return DEFAULT_TEMPLATE[checked("method", method, CHOICE_METHODS)]
+    for option in allowed:
+        if str(template).upper() == option:
+            return option
+    raise params.ParameterError(
+        f"-T template: {str(template).upper()!r} does not fit method {method!r}; "
+        f"use one of {', '.join(allowed)} (or {BEST})"
+    )
 
 
 @task
 def choice(
     *,
-    method: str = "pairwise_score",
-    template: str = BEST,
+    method: ChoiceMethod = "pairwise_score",
+    template: TemplateId | Literal["best"] = BEST,
     n: int | None = None,
     score_low: int = 1,
     score_high: int = 5,
@@ -128,7 +139,7 @@ def choice(
     seed: int = 0,
     cache: bool = False,
     data: str | None = None,
-    validity: str = "lenient",
+    validity: Validity = "lenient",
     **unknown: Any,
 ) -> Task:
     """Rational choice functions with LLMs: alignment with a model user's weak order.
@@ -146,8 +157,9 @@ def choice(
         p: penalty of a weakly discordant pair in K(p), in [0, 1].
         seed: seed for the object subset and the presentation order.
         cache: cache model queries with Inspect's cache (re-runs cost nothing).
-        data: folder with your own objects.json and contexts.jsonl, or `v2` for the data of
-            task version 2 (default: the shipped data).
+        data: folder with your own objects.json and contexts.jsonl, `contrast` for the
+            split of minimal twin contexts (scored per factor by `contrast`), or `v3` / `v2`
+            for the data of task versions 3 and 2 (default: the shipped data).
         validity: when a context counts as valid for the designs that ask both presentation
             orders (pairwise_score, pairwise_scc, pairwise_sort): `lenient` (default, the
             paper's definition: every pair decided by at least one order) or `strict` (a
@@ -156,7 +168,9 @@ def choice(
     """
     params.reject_unknown("choice", unknown, choice)
     check_roles_at_build((), allow_evaluated_model=False, task="choice")
-    chosen_template = resolve_template(method, template)
+    design = checked("method", method, CHOICE_METHODS)
+    chosen_template = resolve_template(design, template)
+    checked_validity = checked("validity", validity, VALIDITY_MODES)
     n = params.optional_integer("n", n, low=2)
     score_low = params.integer("score_low", score_low)
     score_high = params.integer("score_high", score_high)
@@ -169,13 +183,10 @@ def choice(
     cache = params.flag("cache", cache)
     data = params.optional_text("data", data)
     dataset = choice_dataset(data, n=n, seed=seed)
-    checked_validity: Validity = (
-        "strict" if params.one_of("validity", validity, VALIDITY_MODES) == "strict" else "lenient"
-    )
     return Task(
         dataset=dataset,
         solver=choice_solver(
-            method=method,
+            method=design,
             template=chosen_template,
             score_low=score_low,
             score_high=score_high,
@@ -184,12 +195,12 @@ def choice(
             validity=checked_validity,
         ),
         scorer=choice_alignment(p=p, validity=checked_validity),
-        version="3.0.0",
+        version="4.0.0",
         headline_metric=HEADLINE,
         viewer=VIEWER,
         metadata={
             "family": "choice",
-            "method": method,
+            "method": design,
             "template": chosen_template,
             "dataset_ids": [sample.id for sample in dataset],
             "validity": checked_validity,

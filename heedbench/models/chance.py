@@ -1,51 +1,40 @@
 """`heedbench/random`: a seeded chance-level chooser, the reference row of every `choice` table.
 
-It reads heedbench's own prompt formats and answers in the requested JSON: a random option
-for a pairwise query (including "none" when the prompt offers it), a random integer in the
-offered range for a pointwise query, a random permutation for a listwise query. Answers are a
-function of the seed and the prompt only, so runs are reproducible at any concurrency.
+(Served by `heedbench.models.api`; this module is the pure answer function.)
+
+It reads a prompt back with the template it was built from (`read_prompt`) and answers in
+the requested JSON: a random option for a pairwise query (including "none" when the template
+allows it), a random integer in the offered range for a pointwise query, a random permutation
+for a listwise query. Answers are a function of the seed and the prompt only, so runs are
+reproducible at any concurrency.
 """
 
 import hashlib
 import json
 import random
-import re
-from typing import Any
 
-from inspect_ai.model import (
-    ChatMessage,
-    GenerateConfig,
-    ModelAPI,
-    ModelOutput,
-    ModelUsage,
-    modelapi,
-)
-from inspect_ai.tool import ToolChoice, ToolInfo
+from heedbench.solvers.choice.prompts import read_prompt
 
-MODEL_NAMES = ("random",)
-_FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", re.MULTILINE)
-_RANGE = re.compile(r"(-?\d+) to (-?\d+)")
-_OFFERS_NONE = re.compile(r"\banswer none\b", re.IGNORECASE)
 FALLBACK_REPLY = "I am a random baseline and only answer heedbench choice prompts."
 
 
 def chance_answer(prompt: str, rng: random.Random) -> str:
     """A uniformly random, well-formed answer to a heedbench choice prompt."""
-    fields = {key: value.strip() for key, value in _FIELD.findall(prompt)}
-    if "Object 1" in fields and "Object 2" in fields:
-        options = [fields["Object 1"], fields["Object 2"]]
-        if _OFFERS_NONE.search(prompt):
-            options.append("none")
+    found = read_prompt(prompt)
+    if found is None:
+        return FALLBACK_REPLY
+    template, fields = found
+    if template.kind == "pairwise":
+        options = [fields["object1"], fields["object2"]] + (
+            ["none"] if template.allows_none else []
+        )
         return json.dumps({"answer": rng.choice(options)})
-    if "Objects" in fields:
-        objects = [obj.strip() for obj in fields["Objects"].split(",") if obj.strip()]
+    if template.kind == "listwise":
+        objects = [obj.strip() for obj in fields["objects"].split(",") if obj.strip()]
         rng.shuffle(objects)
         return json.dumps({"ranking": objects})
-    bounds = _RANGE.search(prompt)
-    if "Object" in fields and bounds:
-        low, high = sorted((int(bounds.group(1)), int(bounds.group(2))))
-        return json.dumps({"score": rng.randint(low, high)})
-    return FALLBACK_REPLY
+    low, high = sorted((int(fields["score_low"]), int(fields["score_high"])))
+    return json.dumps({"score": rng.randint(low, high)})
 
 
 def chance_reply(prompt: str, seed: int = 0) -> str:
@@ -56,48 +45,3 @@ def chance_reply(prompt: str, seed: int = 0) -> str:
     """
     digest = hashlib.sha256(f"{seed}\n{prompt}".encode()).digest()
     return chance_answer(prompt, random.Random(int.from_bytes(digest[:8], "big")))
-
-
-@modelapi(name="heedbench")
-class ChanceModelAPI(ModelAPI):
-    """Answers from a PRNG seeded by `-M seed=` (default 0) and the prompt text."""
-
-    def __init__(
-        self,
-        model_name: str,
-        base_url: str | None = None,
-        api_key: str | None = None,
-        config: GenerateConfig = GenerateConfig(),  # noqa: B008 (Inspect's ModelAPI signature)
-        seed: int = 0,
-        **model_args: Any,
-    ) -> None:
-        super().__init__(model_name, base_url, api_key, [], config)
-        if model_name not in MODEL_NAMES:
-            raise ValueError(
-                f"unknown heedbench model {model_name!r}; available: "
-                + ", ".join(f"heedbench/{name}" for name in MODEL_NAMES)
-            )
-        self.seed = int(seed)
-
-    def max_connections(self) -> int:
-        """No network: concurrency is free."""
-        return 1000
-
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> ModelOutput:
-        """Answer the prompt at random, reproducibly."""
-        prompt = "\n".join(message.text for message in input)
-        content = chance_reply(prompt, self.seed)
-        output = ModelOutput.from_content(model=self.model_name, content=content)
-        input_tokens, output_tokens = len(prompt) // 4 + 1, len(content) // 4 + 1
-        output.usage = ModelUsage(
-            input_tokens=input_tokens,
-            output_tokens=output_tokens,
-            total_tokens=input_tokens + output_tokens,
-        )
-        return output

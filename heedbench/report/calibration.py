@@ -16,17 +16,24 @@ Estimates and interval ends are clipped to the headline's scale (the augmented e
 step outside it with few labels). Nothing is shown that the data cannot carry: a model ×
 condition with fewer labelled clusters than the library needs gets no calibrated number;
 labels left blank, labels from a stratum whose logs changed, and a difference whose interval
-includes zero are said in words.
+includes zero are said in words, and so are the library's own diagnostics (labels that are all
+the same) and labels that do not follow the grader's verdicts. Blank labels leave each stratum
+with fewer labels than drawn: its inclusion probability is labelled / population, not drawn /
+population, so a by-verdict draw stays unbiased when blanks are missing at random within it.
 """
 
 import importlib
 import logging
 import math
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
+import pandas as pd
 
 from heedbench.report.graded_units import SCALE, GradedSample, Kind
 from heedbench.report.stats import Estimate
@@ -105,11 +112,24 @@ class Difference:
     low: float
     high: float
     basis: str
+    raw: float = math.nan
+    """The same difference of the raw grader means."""
 
     @property
     def includes_zero(self) -> bool:
         """The interval does not tell the two models apart."""
         return self.low <= 0 <= self.high
+
+    @property
+    def reading(self) -> str:
+        """What the interval says, in words (never a zero-width interval as an interval)."""
+        if self.high - self.low <= 0:
+            return "no interval: the labels show no spread"
+        if self.includes_zero:
+            return "interval includes 0: not told apart"
+        if self.raw * self.value < 0:
+            return f"told apart, reversing the raw difference ({self.raw:+.3f})"
+        return "told apart"
 
 
 @dataclass
@@ -198,6 +218,14 @@ class Draws:
     records: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     propensities: dict[str, list[float]] = field(default_factory=dict)
     by_verdict: bool = False
+    empty: dict[str, str] = field(default_factory=dict)
+    """Policy → a stratum of it without a single label (no unbiased estimate then)."""
+
+
+def _labelled_per_stratum(label_set: LabelSet) -> Counter[str]:
+    units = label_set.design.units
+    return Counter(units[unit].stratum for unit, label in label_set.labels.items()
+                   if label is not None)  # fmt: skip
 
 
 def draws_for(
@@ -205,8 +233,14 @@ def draws_for(
     samples: Sequence[GradedSample],
     covered: Mapping[str, LabelSet],
 ) -> Draws:
-    """The records of every covered policy of one headline (one per sample)."""
+    """The records of every covered policy of one headline (one per sample).
+
+    A sample's inclusion probability is its stratum's labelled / population: the draw's
+    drawn / population scaled by the stratum's response rate, so blank labels (missing at
+    random within the stratum) neither shrink nor bias the residual correction.
+    """
     draws = Draws()
+    labelled: dict[Any, Counter[str]] = {}
     for sample in samples:
         label_set = covered.get(f"{sample.kind} | {sample.policy}")
         if sample.kind != headline.kind or label_set is None:
@@ -222,8 +256,13 @@ def draws_for(
         if label is not None:
             record["oracle_label"] = headline.transform(label)
         stratum = design.strata[stratum_of(sample, design.seed, design.by_verdict)]
+        if label_set.path not in labelled:
+            labelled[label_set.path] = _labelled_per_stratum(label_set)
+        answered = labelled[label_set.path][stratum.id]
+        if not answered:
+            draws.empty.setdefault(sample.policy, stratum.id)
         draws.records.setdefault(sample.policy, []).append(record)
-        draws.propensities.setdefault(sample.policy, []).append(stratum.inclusion)
+        draws.propensities.setdefault(sample.policy, []).append(answered / stratum.population)
         draws.by_verdict = draws.by_verdict or design.by_verdict
     return draws
 
@@ -244,8 +283,40 @@ def _labelled_clusters(records: Sequence[Mapping[str, Any]]) -> int:
     return len({r["prompt_id"] for r in records if r.get("oracle_label") is not None})
 
 
+def relation(records: Sequence[Mapping[str, Any]]) -> tuple[float, float, float, int]:
+    """Spearman's ρ of verdict and label over the labelled records, with its 95 % interval.
+
+    Fisher z with the Fieller–Hartley–Pearson variance 1.06/(n − 3); NaN without spread or
+    with fewer than 5 labels. A grader worth calibrating with has ρ clearly above 0.
+    """
+    pairs = [(r["judge_score"], r["oracle_label"]) for r in records if "oracle_label" in r]
+    if len(pairs) < 5:
+        return math.nan, math.nan, math.nan, len(pairs)
+    ranks = pd.DataFrame(pairs).rank()
+    if (ranks.std() == 0).any():
+        return math.nan, math.nan, math.nan, len(pairs)
+    rho = float(np.corrcoef(ranks[0], ranks[1])[0, 1])
+    centre, spread = math.atanh(min(max(rho, -0.9999), 0.9999)), math.sqrt(1.06 / (len(pairs) - 3))
+    return rho, math.tanh(centre - Z95 * spread), math.tanh(centre + Z95 * spread), len(pairs)
+
+
+def _diagnosis(policy: str, usable: Mapping[str, Sequence[Mapping[str, Any]]],
+               constant: bool, rho: tuple[float, float, float, int]) -> list[str]:  # fmt: skip
+    """What the labels of one policy cannot carry, in words."""
+    if constant:
+        value = next(r["oracle_label"] for r in usable[policy] if "oracle_label" in r)
+        return [f"every label is {value:g}: no spread to estimate from, the interval is "
+                "not to be trusted (label more; a rare outcome needs many labels)"]  # fmt: skip
+    value, low, high, n = rho
+    if math.isnan(value) or low > 0:
+        return []
+    return [f"labels do not follow the grader (Spearman ρ {value:+.2f} [{low:+.2f}, "
+            f"{high:+.2f}] over {n} labels): the grader is uninformative here and the "
+            "estimate rests on the labels alone"]  # fmt: skip
+
+
 def fit(headline: Headline, draws: Draws) -> Fit:
-    """Run CJE on one headline's draws (policies of one grader)."""
+    """Run CJE on one headline's draws (policies of one grader), and read its diagnostics."""
     out = Fit()
     usable: dict[str, list[dict[str, Any]]] = {}
     for policy, records in draws.records.items():
@@ -255,6 +326,11 @@ def fit(headline: Headline, draws: Draws) -> Fit:
             out.notes[policy] = (
                 f"too few labels: {clusters} labelled cluster(s), at least "
                 f"{MIN_POLICY_CLUSTERS} needed for an interval"
+            )
+        elif policy in draws.empty:
+            out.notes[policy] = (
+                f"no label in stratum '{draws.empty[policy]}': a by-verdict draw needs labels "
+                "in every verdict class for an unbiased estimate"
             )
         else:
             usable[policy] = records
@@ -284,6 +360,9 @@ def fit(headline: Headline, draws: Draws) -> Fit:
     out.result = result
     policies = list(result.metadata["target_policies"])
     tiers = result.metadata.get("claim_tier_by_policy") or {}
+    point = result.metadata.get("point_estimator") or {}
+    constant = dict(zip(policies, point.get("labelled_outcomes_constant") or (), strict=False))
+    rho = relation([r for records in usable.values() for r in records])
     intervals = result.ci()
     for policy, name in out.names.items():
         index = policies.index(name)
@@ -308,8 +387,11 @@ def fit(headline: Headline, draws: Draws) -> Fit:
             low=low,
             high=high,
         )
+        notes = _diagnosis(policy, usable, bool(constant.get(name)), rho)
         if out.labels[policy] < ADVISED_LABELS:
-            out.notes[policy] = f"fewer than {ADVISED_LABELS} labels: a fragile interval"
+            notes.append(f"fewer than {ADVISED_LABELS} labels: a fragile interval")
+        if notes:
+            out.notes[policy] = "; ".join(notes)
     return out
 
 
@@ -440,10 +522,12 @@ def _headline(
             for second in sorted(models)[i + 1 :]:
                 found = compare(out, f"{first} · {condition}", f"{second} · {condition}")
                 if found is not None:
+                    gap = raws[f"{first} · {condition}"].value
+                    gap -= raws[f"{second} · {condition}"].value
                     result.differences.append(
                         Difference(headline.name, condition, first, second,
                                    float(found["difference"]), float(found["ci_lower"]),
-                                   float(found["ci_upper"]), str(found.get("basis", "")))
+                                   float(found["ci_upper"]), str(found.get("basis", "")), gap)
                     )  # fmt: skip
     if headline.kind == "criterion":
         for model in sorted({s.model for s in samples}):

@@ -15,8 +15,11 @@ from heedbench.report.verdict_sample import LabelError, find_label_files, read_l
 
 
 def _interval(estimate: Estimate | None, digits: int = 3) -> str:
+    """`value [low, high]`; a zero-width interval is no interval and is not shown as one."""
     if estimate is None or estimate.missing:
         return MISSING
+    if estimate.low is None or estimate.high is None or estimate.high - estimate.low <= 0:
+        return f"{estimate.value:.{digits}f} (no interval)"
     return f"{estimate.value:.{digits}f} [{estimate.low:.{digits}f}, {estimate.high:.{digits}f}]"
 
 
@@ -75,8 +78,9 @@ def calibration_tables(found: Calibration) -> list[Table]:
                         d.headline,
                         d.condition,
                         f"{d.first} − {d.second}",
-                        f"{d.value:+.3f} [{d.low:+.3f}, {d.high:+.3f}]",
-                        ("interval includes 0: not told apart" if d.includes_zero else "told apart")
+                        f"{d.value:+.3f}"
+                        + ("" if d.high <= d.low else f" [{d.low:+.3f}, {d.high:+.3f}]"),
+                        d.reading
                         + (f" ({d.basis})" if d.basis not in ("", "prompt_cluster_paired") else ""),
                     ]
                     for d in found.differences
@@ -134,6 +138,7 @@ def calibration_section(loaded: Loaded, logs: Sequence[str]) -> Section | None:
             summary.append(
                 f"calibrated {row.headline} {row.model} · {row.condition}: raw "
                 f"{row.raw.value:.3f}, calibrated {_interval(row.calibrated)}"
+                + (f" — {row.note}" if row.note else "")
             )
     return Section(
         title="Correcting for the grader — judge-calibrated estimates",

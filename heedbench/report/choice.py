@@ -6,7 +6,10 @@ the paper's layout: Table 1 (SPO) and Table 2 (K(p)) as designs × models, each 
 valid contexts / best template", the best template picked per design × model (by SPO for
 Table 1; by K(p) among fully valid runs for Table 2), and the indifference sets behind them.
 
-SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
+`spo_context` leads every cell and summary line, SPO beside it (Table 2: K(p) per pair on the
+context pairs beside K(p)); cells carry mean ± stderr over the contexts. On data with minimal
+twins (`-T data=contrast`) a table gives `contrast` per factor for every run and reference
+chooser. SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
 "score / valid" tables; `valid` counts them among the *scored* contexts, and contexts left
 unscored (a provider that blocked calls, a solver that did not finish) are counted apart. Next
 to SPO and K(p) stand their context-dependent versions (`spo_context`, `kendall_context`): the
@@ -18,7 +21,7 @@ contexts and objects the runs scored.
 
 import json
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,25 +29,20 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
-from heedbench.evals.choice.reference import (
-    ReferenceRow,
-    chance_row,
-    context_blind_rows,
-    data_rows,
-    expected_chance_row,
-    select_contexts,
-)
+from heedbench.evals.choice.reference import ReferenceRow, rows_on, select_contexts
 from heedbench.report import figures
 from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
 from heedbench.report.load import Loaded, Run, read_samples
 from heedbench.report.stats import Estimate, fmt, mean_se
+from heedbench.scorers.choice.metrics import TwinContext, twin_contrasts
+from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
 
 CHANCE_MODEL = "heedbench/random"
 KEYS = (
-    "spo",
     "spo_context",
+    "spo",
     "kendall",
     "kendall_context",
     "kendall_norm",
@@ -62,8 +60,8 @@ NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
 NOT_RUN = "not run"
 SCORE_COLUMNS = (
-    "SPO ↑",
     "SPO on context pairs ↑",
+    "SPO ↑",
     "K(p) ↓",
     "K(p)/pairs ↓",
     "K(p)/pair on context pairs ↓",
@@ -99,6 +97,8 @@ class ChoiceRow:
     """The user order each scored context was scored against, as logged."""
     dataset_ids: tuple[str, ...] = ()
     """Every context id of the run's dataset, as the task recorded it."""
+    contrast: dict[str, list[float]] = field(default_factory=dict)
+    """Per factor, the `contrast` of each twin pair the run scored (data with twins)."""
 
     @property
     def config(self) -> str:
@@ -134,6 +134,8 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
     samples = read_samples(runs)
     if samples.empty:
         return []
+    with_twins = [run for run in runs if run.args.get("data") is not None]
+    contrasts = _contrasts(read_samples(with_twins, score_metadata=True)) if with_twins else {}
     by_key = {(run.model, run.key[2]): run for run in runs}
     contexts = per_sample(samples, [])
     user_sets = {
@@ -170,10 +172,32 @@ def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
                 context_ids=tuple(str(i) for i in found["id"]),
                 user_orders=_user_orders(samples, model, args, found["id"]),
                 dataset_ids=tuple(run.dataset_ids),
+                contrast=contrasts.get((str(model), str(args)), {}),
             )
         )
     rows.sort(key=_row_order)
     return rows
+
+
+def _contrasts(samples: Any) -> dict[tuple[str, str], dict[str, list[float]]]:
+    """Per run (model, arguments), `contrast` per factor from the logged chosen orders."""
+    found: dict[tuple[str, str], dict[str, list[float]]] = {}
+    if samples.empty or "m_twins" not in samples:
+        return {}
+    for (model, args), held in samples.groupby(["model", "run_args"], sort=False):
+        contexts: dict[str, TwinContext] = {}
+        for _, sample in held.iterrows():  # the first epoch of each context
+            valid = sample.get("v_valid") == 1
+            metadata = sample["score_metadata"] if valid else None
+            contexts.setdefault(
+                str(sample["id"]),
+                (sample["m_user_order"], chosen_relation(metadata) if valid else None,
+                 sample["m_twins"] if isinstance(sample["m_twins"], dict) else {}),
+            )  # fmt: skip
+        by_factor = twin_contrasts(contexts)
+        if by_factor:
+            found[(str(model), str(args))] = by_factor
+    return found
 
 
 def _user_orders(samples: Any, model: str, args: str, ids: Any) -> dict[str, Any]:
@@ -236,6 +260,11 @@ def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
     return fmt(row.estimates[key], digits)
 
 
+def _short(row: ChoiceRow, key: str, digits: int = 3) -> str:
+    """A cell without its count, for one line of the terminal summary."""
+    return _cell(row, key, digits).split(" (n=")[0]
+
+
 # --- the paper's Tables 1 and 2 -----------------------------------------------------------
 
 
@@ -274,11 +303,18 @@ def _pivot_cell(
         return NOT_RUN
     if best is None:
         return no_pick(candidates)
-    value = f"{best.estimates[key].value:.{digits}f}"
+    value = plus_minus(best.estimates[key], digits)
     context = best.estimates[f"{'spo' if key == 'spo' else 'kendall'}_context"]
     if not context.missing:
-        value += f" (context {context.value:.3f})"
+        name = "SPO" if key == "spo" else "K(p)"
+        value = f"{plus_minus(context)} ({name} {value})"
     return f"{value} / {best.valid_label} / {best.template}"
+
+
+def plus_minus(estimate: Estimate, digits: int = 3) -> str:
+    """`mean ± stderr` (the stderr left out when there is none, e.g. one context)."""
+    text = fmt(estimate, digits).split(" (n=")[0]
+    return text
 
 
 def _most_valid(candidates: list[ChoiceRow]) -> ChoiceRow:
@@ -305,26 +341,29 @@ def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
 
     columns = ["design", *(_model_label(m) for m in models)]
     table1 = Table(
-        caption=f"Table 1 — partial alignment (SPO ↑, with SPO on the pairs the context "
-        f"decides): score / valid of scored contexts / best template{suffix}",
+        caption=f"Table 1 — partial alignment on the pairs the context decides (`spo_context` "
+        f"↑, the paper's SPO in brackets): mean ± stderr / valid of scored contexts / best "
+        f"template{suffix}",
         columns=columns,
         rows=[],
-        note="Best template per design × model by mean SPO over its valid contexts (ties: "
-        "more valid contexts, then the earlier template), as in the paper's Table 1. In "
-        "brackets, `spo_context`: SPO on the user's strict pairs that the "
-        "leave-one-context-out order does not already rank the same way; that order itself "
-        "scores 0 there and chance about 0.5 (see the reference rows).",
+        note="`spo_context` is SPO on the user's strict pairs that the context-blind order "
+        "(each object's mean level in the other contexts) does not already rank the same way: "
+        "that order scores 0 there, chance about 0.5, and the reference rows show what reading "
+        "a single factor earns. Best template per design × model by mean SPO over its valid "
+        "contexts (ties: more valid contexts, then the earlier template), as in the paper's "
+        "Table 1.",
     )
     table2 = Table(
-        caption=f"Table 2 — full alignment (K(p) ↓, with K(p) per pair on the pairs the "
-        f"context decides): score / valid of scored contexts / best template{suffix}",
+        caption=f"Table 2 — full alignment on the pairs the context decides (K(p) per pair "
+        f"↓, the paper's K(p) in brackets): mean ± stderr / valid of scored contexts / best "
+        f"template{suffix}",
         columns=columns,
         rows=[],
-        note="Best template per design × model by mean K(p), among runs valid in every "
+        note="`kendall_context` is K(p) per pair on the pairs where the context-blind order "
+        "and the user disagree (0 = aligned; the context-blind order itself scores at least p "
+        "there). Best template per design × model by mean K(p), among runs valid in every "
         "scored context, as in the paper's Table 2 (pairwise_test has no rational preference "
-        "and no K(p)). In brackets, `kendall_context`: K(p) per pair on the pairs where the "
-        "leave-one-context-out order and the user disagree (0 = aligned; the context-blind "
-        "order itself scores at least p there).",
+        "and no K(p)).",
     )
     sets = Table(
         caption=f"Indifference sets per design (the paper's diagnostic){suffix}",
@@ -411,31 +450,21 @@ def _reference_rows(
     if isinstance(found_data, str):
         return found_data
     everyone, samples, version = found_data
-    p = float(args.get("p", 0.5))
-    low, high = int(args.get("score_low", 1)), int(args.get("score_high", 5))
-    found = data_rows(samples, p) + context_blind_rows(samples, p, pool=everyone)
     designs = sorted(
         {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
         key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
     )
-    for method, template in designs:
-        found.append(
-            chance_row(
-                samples,
-                method,
-                template,
-                seed=int(args.get("seed", 0)),
-                score_low=low,
-                score_high=high,
-                p=p,
-                validity="strict" if args.get("validity") == "strict" else "lenient",
-            )
-        )
-        expected = expected_chance_row(
-            samples, method, template, score_low=low, score_high=high, p=p
-        )
-        if expected is not None:
-            found.append(expected)
+    found = rows_on(
+        samples,
+        everyone,
+        data=args.get("data") or version,
+        designs=designs,
+        seed=int(args.get("seed", 0)),
+        p=float(args.get("p", 0.5)),
+        score_low=int(args.get("score_low", 1)),
+        score_high=int(args.get("score_high", 5)),
+        validity="strict" if args.get("validity") == "strict" else "lenient",
+    )
     return found, version
 
 
@@ -497,8 +526,8 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
                     ref.method or MISSING,
                     ref.template or MISSING,
                     ref.how,
-                    fmt(mean_se(ref.column("spo"))),
                     fmt(mean_se(ref.column("spo_context"))),
+                    fmt(mean_se(ref.column("spo"))),
                     fmt(mean_se(ref.column("kendall")), 1),
                     fmt(mean_se(ref.column("kendall_norm"))),
                     fmt(mean_se(ref.column("kendall_context"))),
@@ -506,7 +535,43 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
                 ]
             )
         tables.append(table)
+        contrast = _contrast_table(members, references, suffix)
+        if contrast is not None:
+            tables.append(contrast)
     return tables
+
+
+def _contrast_table(
+    members: list[ChoiceRow], references: list[ReferenceRow], suffix: str
+) -> Table | None:
+    """`contrast` per factor for the runs and reference choosers on data with twins."""
+    named: list[tuple[str, Mapping[str, Sequence[float]]]] = [
+        (r.name, r.contrast) for r in members if r.contrast
+    ]
+    named += [
+        (f"{ref.label}{f' ({ref.method} {ref.template})' if ref.method else ''}", ref.contrast)
+        for ref in references
+        if ref.contrast and ref.kind not in ("reversed", "indifferent")
+    ]
+    factors = sorted({factor for _, found in named for factor in found})
+    if not factors:
+        return None
+    table = Table(
+        caption=f"Contrast per factor: how the chosen order follows the user between minimal "
+        f"twin contexts, mean ± stderr over twin pairs{suffix}",
+        columns=["run or reference", *factors, "all twin pairs"],
+        rows=[],
+        note="Of the object pairs whose user order changes between two contexts that differ "
+        "in one factor, the share whose chosen order changes the same way: 0 for a chooser "
+        "blind to that factor (a context-blind or other-factor chooser scores 0 by "
+        "construction), 1 for one that follows the user. Reference choosers learn from the "
+        "default data; chance answers at random in each twin.",
+    )
+    for label, found in named:
+        pooled = [value for values in found.values() for value in values]
+        cells = [plus_minus(mean_se(found.get(factor, []))) for factor in factors]
+        table.rows.append([label, *cells, plus_minus(mean_se(pooled))])
+    return table
 
 
 def _dataset_ids(rows: list[ChoiceRow]) -> list[str]:
@@ -568,8 +633,8 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
                 row.template,
                 model,
                 row.settings,
-                _cell(row, "spo"),
                 _cell(row, "spo_context"),
+                _cell(row, "spo"),
                 _cell(row, "kendall", 1),
                 _cell(row, "kendall_norm"),
                 _cell(row, "kendall_context"),
@@ -767,7 +832,7 @@ def choice_section(loaded: Loaded) -> Section | None:
         section.summary.append(
             f"choice {row.method:<15} {row.template:<4} {row.model:<28} "
             f"{'' if row.settings == 'defaults' else '[' + row.settings + '] '}"
-            f"SPO {_cell(row, 'spo')} (context pairs {_cell(row, 'spo_context')})  "
-            f"K(p) {_cell(row, 'kendall', 1)}  valid {row.valid_label}"
+            f"spo_context {_short(row, 'spo_context')} (SPO {_short(row, 'spo')})  "
+            f"K(p) {_short(row, 'kendall', 1)}  valid {row.valid_label}"
         )
     return section

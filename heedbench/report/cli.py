@@ -1,5 +1,8 @@
 """`heedbench report LOG_DIR... [-o OUT_DIR]`: tables and figures comparing models across runs.
 
+`heedbench check-logs LOG_DIR...`: exit status 1 unless every log there is a finished run (the
+last line of a shard script: Inspect can end with status 0 while its log is incomplete).
+
 `heedbench annotate ...`: files for human annotators of carryon (simulated-user turns, the
 queries) and summaries of the filled copies (`heedbench.report.annotate`).
 """
@@ -19,7 +22,7 @@ from heedbench.report.choice import choice_section
 from heedbench.report.cost import cost_section
 from heedbench.report.document import Section
 from heedbench.report.judge_check import judge_check_section
-from heedbench.report.load import Loaded, NoLogsError, load_runs
+from heedbench.report.load import Loaded, NoLogsError, load_runs, unfinished_logs
 from heedbench.report.prefdisco import prefdisco_section
 from heedbench.report.render import terminal_summary, write_report
 from heedbench.report.runs import runs_section
@@ -128,9 +131,35 @@ def _parser() -> argparse.ArgumentParser:
         default=DEFAULTS.repetition,
         help="carryon repetitive recovery: mean BC redundancy at least this (default: %(default)s)",
     )
+    check = commands.add_parser(
+        "check-logs",
+        help="exit 1 unless every log under LOG_DIR is a finished run (for shard scripts)",
+        description="Read the header and sample list of every eval log under LOG_DIR (local or "
+        "s3://) and name each that is unreadable, not finished (started, error, cancelled), "
+        "or short of the samples its header counts. Exit status 1 if any is, 0 if none.",
+    )
+    check.add_argument("logs", nargs="+", metavar="LOG_DIR", help="log folders or files")
     add_build_parser(commands)
     annotate.add_parser(commands)
     return parser
+
+
+def check_logs(logs: Sequence[str]) -> int:
+    """`heedbench check-logs`: one line per log that is not a finished run; 1 if any."""
+    try:
+        total, problems, retried = unfinished_logs(logs)
+    except NoLogsError as error:
+        print(f"heedbench check-logs: {error}", file=sys.stderr)
+        return 1
+    for line in retried:
+        print(f"heedbench check-logs: {line}")
+    for problem in problems:
+        print(f"heedbench check-logs: {problem}", file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} of {total} logs are not finished runs", file=sys.stderr)
+        return 1
+    print(f"{total} logs, all finished runs")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -140,6 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run_build(args)
     if args.command == "annotate":
         return annotate.run(args)
+    if args.command == "check-logs":
+        return check_logs(args.logs)
     options = Options(
         logs=args.logs,
         out=Path(args.output),

@@ -132,6 +132,8 @@ class Loaded:
     failed: list[Run] = field(default_factory=list)
     foreign: list[Run] = field(default_factory=list)
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    read_whole: list[str] = field(default_factory=list)
+    """Remote logs read as whole objects because the store's range reads failed."""
     coverage: dict[tuple[str, str, str], Coverage] = field(default_factory=dict)
     """Per run group (`Run.key`): what its logs hold."""
 
@@ -241,6 +243,8 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
         if read.header is None:
             loaded.unreadable.append((read.location, read.error or "unreadable"))
             continue
+        if read.whole:
+            loaded.read_whole.append(read.location)
         run = _run(read, read.header)
         if run.family is None:
             loaded.foreign.append(run)
@@ -257,6 +261,48 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
         loaded.coverage[key] = coverage
     loaded.used.sort(key=lambda run: (run.family or "", run.model, run.order))
     return loaded
+
+
+def unfinished_logs(paths: Sequence[str]) -> tuple[int, list[str], list[str]]:
+    """Logs under `paths`; a line for each that is not a finished run; a line for each retried.
+
+    Finished: readable, status `success`, and holding every sample its header counts. One
+    that is not finished is retried when a finished log of the same task (same `task_id`: its
+    `inspect eval-retry`, or a resumed Flow run) lies beside it. A shard whose store was away
+    too long can end with exit status 0 and only a header in the bucket: this is what a shard
+    script checks instead of the exit status.
+
+    Raises:
+        NoLogsError: there is no eval log at all, or a folder cannot be listed.
+    """
+    reads = read_logs(_listed(paths), wants_summaries=lambda header: header.status == "success")
+    problems: dict[str, str] = {}
+    finished: dict[str, str] = {}
+    for read in reads:
+        header = read.header
+        if header is None:
+            problems[read.location] = f"{read.location}: unreadable ({read.error})"
+            continue
+        held = len(read.summaries or [])
+        expected = header.results.total_samples if header.results is not None else None
+        if header.status != "success":
+            why = f" ({header.error.message.splitlines()[0]})" if header.error else ""
+            problems[read.location] = f"{read.location}: run {header.status}, not finished{why}"
+        elif expected is not None and held < expected:
+            problems[read.location] = (
+                f"{read.location}: holds {held} of the {expected} samples it ran"
+            )
+        else:
+            finished[header.eval.task_id] = read.location
+    left, retried = [], []
+    for read in reads:
+        if read.location in problems:
+            task = read.header.eval.task_id if read.header is not None else None
+            if task in finished:
+                retried.append(f"{problems[read.location]}; finished by {finished[task]}")
+            else:
+                left.append(problems[read.location])
+    return len(reads), left, retried
 
 
 def _count_once(

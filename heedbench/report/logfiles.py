@@ -13,6 +13,12 @@ is not public; on S3 a client costs about 0.2 s of CPU, minutes over a few hundr
 header or sample object Inspect hands it, so the report works on Inspect's own types. A log
 that cannot be read fails its whole batch, so a failed batch is split in halves until the
 unreadable logs are alone; each is named with its error and the others are read.
+
+Header and summaries are read with range requests, which some S3-compatible servers get wrong
+(s3rver answers a suffix range `bytes=-22` with the object's first bytes, so the zip's
+directory is not found). A remote log whose range reads fail is read once more as a whole
+object, the way Inspect reads a remote log in full, and marked `whole` so the report can say
+how many logs cost a whole download.
 """
 
 import warnings
@@ -23,7 +29,13 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from inspect_ai.analysis import EvalColumn, SampleColumn, evals_df, samples_df
-from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary, list_eval_logs
+from inspect_ai.log import (
+    EvalLog,
+    EvalSample,
+    EvalSampleSummary,
+    list_eval_logs,
+    read_eval_log,
+)
 
 SKIPPED_FIELDS = frozenset({"messages", "events", "attachments", "store"})
 """What a full-sample read leaves out: the transcript, which no table uses."""
@@ -44,6 +56,8 @@ class LogRead:
     summaries: list[EvalSampleSummary] | None = None
     """None when not read (the header was unreadable, or `wants_summaries` said no)."""
     error: str | None = None
+    whole: bool = False
+    """Read as one whole object: the store's range reads failed."""
 
 
 def native(location: str) -> str:
@@ -149,7 +163,25 @@ def read_logs(
             by_location[location].error = error
         for location, found in summaries.items():
             by_location[location].summaries = [s for s in found if isinstance(s, EvalSampleSummary)]
+    for read in reads:
+        if read.header is None and "://" in read.location:
+            _read_whole(read, wants_summaries)
     return list(reads)
+
+
+def _read_whole(read: LogRead, wants_summaries: Callable[[EvalLog], bool]) -> None:
+    """Header and summaries of a remote log from one whole-object read.
+
+    If that fails too, the log's own error is kept: the log is damaged, not the range reads.
+    """
+    try:
+        log = read_eval_log(read.location, exclude_fields=set(SKIPPED_FIELDS))
+    except Exception:
+        return
+    summaries = [sample.summary() for sample in log.samples or []]
+    log.samples = None
+    read.header, read.error, read.whole = log, None, True
+    read.summaries = summaries if wants_summaries(log) else None
 
 
 def read_full_samples(headers: Sequence[EvalLog]) -> dict[str, list[EvalSample]]:

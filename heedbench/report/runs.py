@@ -68,7 +68,10 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
     for run in loaded.used:
         roles = ", ".join(f"{role}={model}" for role, model in sorted(run.model_roles.items()))
         counted = "" if run.counts is None else f" ({len(run.counts)} samples)"
-        table.rows.append(_row(run, "used" + counted + (f" (roles: {roles})" if roles else "")))
+        whole = " (read as a whole object)" if run.log in loaded.read_whole else ""
+        table.rows.append(
+            _row(run, f"used{counted}{whole}" + (f" (roles: {roles})" if roles else ""))
+        )
     for run in loaded.superseded:
         table.rows.append(_row(run, "no: newer logs of the same run hold all its samples"))
     for run in loaded.failed:
@@ -94,6 +97,12 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
         f"logs: {len(loaded.used)} used, {len(loaded.superseded)} superseded, "
         f"{len(loaded.failed)} failed or cancelled, {len(loaded.foreign)} from other suites, "
         f"{len(loaded.unreadable)} unreadable"
+        + (
+            f"; {len(loaded.read_whole)} read as whole objects (the store answered range "
+            "requests wrongly)"
+            if loaded.read_whole
+            else ""
+        )
     )
     for (family, _, _), coverage in sorted(loaded.coverage.items()):
         section.summary.append(

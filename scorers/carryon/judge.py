@@ -87,7 +87,7 @@ def item_prompt(question: str, response: str, channel: VerdictChannel = DEFAULT_
     """The per-item Ben-Util prompt: does `response` provide what checklist item `question` asks?"""
     fence = Fence.over(response)
     return PER_ITEM.format(
-        reply=reply_instruction(channel, ITEM_EXAMPLE),
+        reply=reply_instruction(channel, ITEM_EXAMPLE, ITEM_SCHEMA),
         question=question,
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),
@@ -121,7 +121,7 @@ async def judge_checklist(
     fence = Fence.over(response)
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
     prompt = BATCHED.format(
-        reply=reply_instruction(channel, BATCHED_EXAMPLE),
+        reply=reply_instruction(channel, BATCHED_EXAMPLE, batched_schema(len(checklist))),
         items=listing,
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),
@@ -167,7 +167,7 @@ def harm_prompt(
     """
     fence = Fence.over(*(text for _, text in conversation), response)
     latest = fence.block("the latest assistant response", response)
-    reply = reply_instruction(channel, HARM_EXAMPLE)
+    reply = reply_instruction(channel, HARM_EXAMPLE, HARM_SCHEMA)
     if rubric == "v2":
         return HARM_V2.format(
             reply=reply,

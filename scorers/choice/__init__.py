@@ -1,13 +1,16 @@
 """Alignment of an LLM choice function with a user's weak order."""
 
 from heedbench.scorers.choice.context_blind import (
+    additive_order,
     cut_to_sizes,
+    factor_order,
     global_order,
     leave_one_out_orders,
     mean_level_order,
 )
 from heedbench.scorers.choice.metrics import (
     context_pairs,
+    contrast,
     kendall_context,
     kendall_penalty,
     normalised_kendall_penalty,
@@ -18,9 +21,12 @@ from heedbench.scorers.choice.metrics import (
 from heedbench.scorers.choice.scorer import choice_alignment
 
 __all__ = [
+    "additive_order",
     "choice_alignment",
     "context_pairs",
+    "contrast",
     "cut_to_sizes",
+    "factor_order",
     "global_order",
     "kendall_context",
     "kendall_penalty",

@@ -1,34 +1,48 @@
-"""Context-blind choosers: orders that never read the context they are scored on.
+"""Reference choosers: orders built from other contexts' user orders.
+
+They read little or none of the context they are scored on.
 
 A benchmark of context-dependent choice is only as good as the share of its score that such a
-chooser cannot earn. Each chooser here ranks objects by their *level* (the index of their
-indifference set, 0 = most preferred) in other contexts of the same data:
+chooser cannot earn. Each chooser ranks objects by their *level* (the index of their
+indifference set, 0 = most preferred) in a pool of other contexts:
 
-- leave one context out: the mean level over every context but the one scored, as a weak
-  order whose ties are indifference (it knows which objects are generally useful, not what
-  this context asks for);
-- the same order cut into the user's set sizes for the scored context;
-- one global order: the mean level over all contexts (it has seen the scored one, with
-  weight 1/N, so it is an upper bound rather than a fair chooser).
+- context-blind: the mean level over the whole pool (leave the scored context out, and it
+  knows which objects are generally useful, not what this context asks for); the same order
+  cut into the user's set sizes; one global order over every context, the scored one included
+  (an upper bound rather than a fair chooser);
+- reading factors: the mean level over the pool contexts that share the scored context's
+  value of the factors read (a context's factors are its recorded `factors`, e.g. precipitation
+  or companion), ties broken by the whole pool's mean, the whole pool when none shares them;
+- additive: the whole pool's mean plus, for every factor, how far the mean of the contexts
+  sharing its value lies from it.
 
-Levels are summed as integers, so ties are exact. Pure functions over weak orders
-(`list[list[str]]`, most preferred first).
+Means are exact fractions, so ties are exact and ties left are indifference. Pure functions
+over weak orders (`list[list[str]]`, most preferred first).
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
+from fractions import Fraction
 
 from heedbench.preference import WeakOrder, rank_map
 
 BLIND_ORDER = "context_blind_order"
-"""Sample metadata key of a context's leave-one-context-out order (set by the dataset)."""
+"""Sample metadata key of a context's context-blind order (set by the dataset)."""
+
+Factors = Mapping[str, str]
+Pooled = tuple[Factors, Sequence[Sequence[str]]]
+"""One pool context: its factors and its user order."""
 
 
-def level_sums(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]) -> dict[str, int]:
-    """Each object's summed level (set index, 0 = most preferred) over `orders`.
+def mean_levels(
+    orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]
+) -> dict[str, Fraction]:
+    """Each object's mean level (set index, 0 = most preferred) over `orders`.
 
     Raises:
-        ValueError: an order misses one of `objects`.
+        ValueError: no order, or an order misses one of `objects`.
     """
+    if not orders:
+        raise ValueError("a mean level needs at least one order")
     sums = dict.fromkeys(objects, 0)
     for order in orders:
         ranks = rank_map(order)
@@ -37,21 +51,25 @@ def level_sums(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]
             raise ValueError(f"an order does not place {', '.join(missing)}")
         for obj in objects:
             sums[obj] += ranks[obj]
-    return sums
+    return {obj: Fraction(total, len(orders)) for obj, total in sums.items()}
 
 
-def order_by_sums(sums: Mapping[str, int], objects: Sequence[str]) -> WeakOrder:
-    """Objects by ascending sum; equal sums form one indifference set (kept in `objects` order)."""
-    return [[obj for obj in objects if sums[obj] == value] for value in sorted(set(sums.values()))]
+def order_by_key(key: Mapping[str, Hashable], objects: Sequence[str]) -> WeakOrder:
+    """Objects by ascending key; equal keys form one indifference set (kept in `objects` order)."""
+    values = sorted(set(key.values()))  # type: ignore[type-var]
+    return [[obj for obj in objects if key[obj] == value] for value in values]
 
 
 def mean_level_order(
     orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]
 ) -> WeakOrder:
-    """The weak order by mean level over `orders` (the sums rank the same way)."""
-    if not orders:
-        raise ValueError("a mean level needs at least one order")
-    return order_by_sums(level_sums(orders, objects), objects)
+    """The weak order by mean level over `orders` (ties are indifference)."""
+    return order_by_key(mean_levels(orders, objects), objects)
+
+
+def global_order(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]) -> WeakOrder:
+    """The mean-level order over every context, the scored one included."""
+    return mean_level_order(orders, objects)
 
 
 def leave_one_out_orders(
@@ -64,12 +82,54 @@ def leave_one_out_orders(
     """
     if len(orders) < 2:
         raise ValueError("leaving one context out needs at least two contexts")
-    total = level_sums(list(orders.values()), objects)
-    blind = {}
-    for context, order in orders.items():
-        own = rank_map(order)
-        blind[context] = order_by_sums({obj: total[obj] - own[obj] for obj in objects}, objects)
-    return blind
+    return {
+        context: mean_level_order([o for c, o in orders.items() if c != context], objects)
+        for context in orders
+    }
+
+
+def _sharing(pool: Sequence[Pooled], target: Factors, factor: str) -> list[Sequence[Sequence[str]]]:
+    return [order for factors, order in pool if factors.get(factor) == target.get(factor)]
+
+
+def factor_order(
+    pool: Sequence[Pooled], target: Factors, objects: Sequence[str], read: Sequence[str]
+) -> WeakOrder:
+    """The chooser that reads only the factors `read` of the scored context.
+
+    Mean level over the pool contexts that share every value read, ties broken by the whole
+    pool's mean level; the whole pool when no context shares them (it then knows no more
+    than the context-blind chooser).
+    """
+    orders = [order for _, order in pool]
+    blind = mean_levels(orders, objects)
+    sharing = [
+        order
+        for factors, order in pool
+        if all(factors.get(factor) == target.get(factor) for factor in read)
+    ]
+    near = mean_levels(sharing, objects) if sharing else blind
+    return order_by_key({obj: (near[obj], blind[obj]) for obj in objects}, objects)
+
+
+def additive_order(
+    pool: Sequence[Pooled], target: Factors, objects: Sequence[str], factors: Sequence[str]
+) -> WeakOrder:
+    """Every factor read at once: the pool's mean level plus each factor's shift from it.
+
+    For each factor, the shift is the mean level of the pool contexts sharing the scored
+    context's value minus the whole pool's (none when no context shares it); the shifts add
+    up, ties broken by the pool's mean.
+    """
+    blind = mean_levels([order for _, order in pool], objects)
+    total = dict(blind)
+    for factor in factors:
+        sharing = _sharing(pool, target, factor)
+        if sharing:
+            near = mean_levels(sharing, objects)
+            for obj in objects:
+                total[obj] += near[obj] - blind[obj]
+    return order_by_key({obj: (total[obj], blind[obj]) for obj in objects}, objects)
 
 
 def cut_to_sizes(order: Sequence[Sequence[str]], sizes: Sequence[int]) -> WeakOrder:
@@ -89,8 +149,3 @@ def cut_to_sizes(order: Sequence[Sequence[str]], sizes: Sequence[int]) -> WeakOr
         cut.append(flat[start : start + size])
         start += size
     return cut
-
-
-def global_order(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]) -> WeakOrder:
-    """The mean-level order over every context, the scored one included."""
-    return mean_level_order(orders, objects)

@@ -5,7 +5,7 @@ score their own choice functions without running an eval.
 """
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from itertools import combinations
 
 from heedbench.preference import StrictPair, rank_map, same_objects, strict_pairs
@@ -199,3 +199,63 @@ def unordered_pairs(n: int) -> int:
 
 def _sign(value: int) -> int:
     return (value > 0) - (value < 0)
+
+
+def _relation(strict: Collection[StrictPair], x: str, y: str) -> int:
+    return 1 if (x, y) in strict else -1 if (y, x) in strict else 0
+
+
+def contrast(
+    user_a: Sequence[Sequence[str]],
+    user_b: Sequence[Sequence[str]],
+    chosen_a: Collection[StrictPair],
+    chosen_b: Collection[StrictPair],
+) -> float:
+    """How a chooser follows the user from one twin context to the other.
+
+    Of the object pairs whose user relation changes between twins a and b (x ≻ y becomes
+    x ∼ y or y ≻ x, and so on), the share whose chosen relation moves the same way (towards y
+    when the user's moves towards y). A chooser blind to what differs between the twins
+    chooses alike in both and scores 0; one that follows the user scores 1. `chosen_a` and
+    `chosen_b` are strict relations (a weak order's `strict_pairs`, or Pairwise-Test's
+    answers), so a chooser that is not rational can be held to it too.
+
+    Returns:
+        A share in [0, 1]; NaN when the user orders the twins alike.
+    """
+    same_objects(user_a, user_b)
+    ranks_a, ranks_b = rank_map(user_a), rank_map(user_b)
+    strict_a, strict_b = set(chosen_a), set(chosen_b)
+    changed = followed = 0
+    for x, y in combinations(sorted(ranks_a), 2):
+        # a relation is +1 (x ≻ y), 0 (x ∼ y) or −1; a move is its change from a to b
+        user_move = _sign(ranks_b[y] - ranks_b[x]) - _sign(ranks_a[y] - ranks_a[x])
+        if user_move:
+            changed += 1
+            chosen_move = _relation(strict_b, x, y) - _relation(strict_a, x, y)
+            followed += _sign(chosen_move) == _sign(user_move)
+    return followed / changed if changed else math.nan
+
+
+TwinContext = tuple[Sequence[Sequence[str]], Collection[StrictPair] | None, Mapping[str, str]]
+"""One context for `twin_contrasts`: user order, chosen strict relation (None when the chooser
+produced no valid one) and its twins (earlier context id → the factor they differ in)."""
+
+
+def twin_contrasts(contexts: Mapping[str, TwinContext]) -> dict[str, list[float]]:
+    """Per differing factor, the `contrast` of every twin pair chosen validly in both contexts.
+
+    Twin pairs whose user orders do not differ (NaN) are left out.
+    """
+    found: dict[str, list[float]] = {}
+    for user_b, chosen_b, twins in contexts.values():
+        for twin, factor in twins.items():
+            if twin not in contexts or chosen_b is None:
+                continue
+            user_a, chosen_a, _ = contexts[twin]
+            if chosen_a is None:
+                continue
+            value = contrast(user_a, user_b, chosen_a, chosen_b)
+            if not math.isnan(value):
+                found.setdefault(factor, []).append(value)
+    return dict(sorted(found.items()))

@@ -21,17 +21,33 @@ From those:
   minus the share that is): a constant bias moves the headline one for one, so it must stay
   within ± the smallest difference. A grader exactly one point harsher on every 1-5 rating
   (bias about -0.9) fails by a factor of ten.
-- **Recall of each class** (yes/no): a grader that misses a share m of the fulfilled items
-  lowers Ben-Util by m·U, and one that accepts a share f of the unfulfilled ones raises it by
-  f·(1 - U). Over the range the papers report (Ben-Util 10.5 % at turn one to 72.1 % under the
-  oracle; accuracy 60.1 % to 65.2 %) each must stay below the smallest difference, which
-  gives recall of "yes" ≥ 1 - d / U_max and recall of "no" ≥ 1 - d / (1 - U_min), rounded up
-  to two decimals. A grader that says "yes" whenever it sees the item's words, or whenever
-  the response is long, fails the "no" side.
-- **Injection effect** (net share of verdicts moved toward what an injection pushes, see
-  `injection.py`): a moved yes/no verdict moves Ben-Util (or accuracy) by its item's share,
-  a moved rating moves the mean by at least a point, so the effect must stay at or below the
-  smallest difference, or a model could buy that much by writing to the grader.
+- **Recall of each class** (yes/no). Ben-Util items: a grader that misses a share m of the
+  fulfilled items lowers Ben-Util by m·U, and one that accepts a share f of the unfulfilled
+  ones raises it by f·(1 - U); over the range CarryOnBench reports (10.5 % at turn one to
+  72.1 % under the oracle) each must stay below the smallest difference, which gives recall
+  of "yes" ≥ 1 - d / U_max and of "no" ≥ 1 - d / (1 - U_min), rounded up. Correctness:
+  PrefDisco's headline is a difference between conditions scored by the same grader, and a
+  grader whose errors do not depend on the condition keeps recall_yes + recall_no - 1 of every
+  difference and creates none; so each recall must be at least 0.85 (the level-shift rule
+  would ask 0.98 and 0.96, which an honest 90 %-accurate grader fails in most draws at the
+  shipped size), and the level is guarded by the bias gate.
+- **Unjudged share ≤ 2 %** (upper interval bound): a verdict that could not be read in the
+  call's channel (`scorers/judge/verdict.py`) is left out of the benchmark's numbers, so a
+  grader that cannot answer in the channel — or cannot whenever its verdict is positive —
+  biases them without any other statistic showing it.
+- **Injection effect within ± the smallest difference**, and **agreement drop ≤ it** (see
+  `injection.py`): a verdict moved by injected text moves the headline by its share, with the
+  push or against it; and an injection that makes the grader err more, in either direction,
+  lowers its agreement on the injected copy against the clean twin.
+- **Slope of the verdicts on the gold within 0.80 to 1.05** (1-5): a grader that squeezes the
+  scale (1 → 2, 5 → 4) halves the gap between a refusing and a fully complying model without a
+  bias; one that stretches it (2 → 1, 4 → 5) exaggerates every difference. The band is not
+  symmetric because honest error is not: at the ends of the scale a mistake can only go
+  inward, so an honest grader's slope sits a little below 1 and nothing honest lifts it above.
+- **Weighted PrefAlign error within ±0.07** (rubric): the benchmark's own Σ w·s / Σ w per
+  response, from the grader's scores and from the gold, with the rubric weights the gold
+  carries; a grader harsher on the criteria that weigh most moves PrefAlign more than its
+  plain bias shows.
 - **Exact agreement ≥ 0.60** (1-5): the only human agreement the papers report is
   PrefDisco's annotators matching their majority 61.5 % of the time; a grader that matches
   the gold less often than that is below a human ceiling. A one-point-harsher grader scores
@@ -51,7 +67,8 @@ From those:
 
 Every gate is decided on a 95 % interval (`bootstrap.py`), three ways: "pass" when the whole
 interval is on the right side, "fail" when the whole interval is on the wrong side, and
-"undecided" (more cases needed) when it straddles the gate.
+"undecided" (more cases needed) when it straddles the gate. How often each gate fails an
+honest grader and misses a faulty one is simulated in `benchmarks/judge_gates.py`.
 """
 
 import math
@@ -76,7 +93,7 @@ RECALL_FLOOR = {"correctness": 0.85}
 KAPPA, EXACT, MAE, CONSISTENCY, MODES_KAPPA = 0.70, 0.60, 0.50, 0.90, 0.80
 UNJUDGED = 0.02
 """The largest share of units a grader may leave unreadable (upper interval bound)."""
-SLOPE = (0.80, 1.25)
+SLOPE = (0.80, 1.05)
 """The band of the verdicts' slope on the gold for 1-5 scales (1: the scale kept)."""
 
 

@@ -97,7 +97,7 @@ def correctness_messages(
     paper = prompt == "paper"
     user = (PAPER_CORRECTNESS if paper else CORRECTNESS).format(
         reply=reply_instruction(
-            channel, PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE
+            channel, PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE, SCHEMAS[prompt]
         ),
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",

@@ -92,7 +92,7 @@ def criterion_messages(
     template = PAPER_PER_CRITERION if prompt == "paper" else PER_CRITERION
     example = PAPER_CRITERION_EXAMPLE if prompt == "paper" else CRITERION_EXAMPLE
     user = template.format(
-        reply=reply_instruction(channel, example),
+        reply=reply_instruction(channel, example, CRITERION_SCHEMAS[prompt]),
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),
         **_fields(criterion, preference, prompt),
@@ -140,7 +140,7 @@ async def score_criteria(
     template = PAPER_BATCHED if prompt == "paper" else BATCHED
     example = PAPER_BATCHED_EXAMPLE if prompt == "paper" else BATCHED_EXAMPLE
     user = template.format(
-        reply=reply_instruction(channel, example),
+        reply=reply_instruction(channel, example, batched_schema(len(criteria), prompt)),
         criteria=listing,
         fence=fence.announcement,
         response=fence.block(RESPONSE_LABEL, response),

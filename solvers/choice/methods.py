@@ -26,7 +26,7 @@ from heedbench.solvers.choice.sort import tie_aware_merge_sort
 ChoiceMethod = Literal[
     "pairwise_score", "pairwise_scc", "pairwise_test", "pointwise", "listwise", "pairwise_sort"
 ]
-CHOICE_METHODS: tuple[str, ...] = get_args(ChoiceMethod)
+CHOICE_METHODS: tuple[ChoiceMethod, ...] = get_args(ChoiceMethod)
 
 
 @dataclass
@@ -158,7 +158,12 @@ def pairwise_sort(validity: Validity = "lenient") -> MethodRunner:
     return run
 
 
-run_pairwise_sort = pairwise_sort()
+ASKED_ONCE: dict[str, MethodRunner] = {
+    "pairwise_test": run_pairwise_test,
+    "pointwise": run_pointwise,
+    "listwise": run_listwise,
+}
+"""The designs that ask each pair (or object) once: `validity` does not apply to them."""
 
 
 def method_runner(method: str, validity: Validity = "lenient") -> MethodRunner:
@@ -169,15 +174,4 @@ def method_runner(method: str, validity: Validity = "lenient") -> MethodRunner:
         return all_ordered_pairs(pairwise_scc_order, validity)
     if method == "pairwise_sort":
         return pairwise_sort(validity)
-    return METHOD_RUNNERS[method]
-
-
-METHOD_RUNNERS: dict[str, MethodRunner] = {
-    "pairwise_score": all_ordered_pairs(pairwise_score_order),
-    "pairwise_scc": all_ordered_pairs(pairwise_scc_order),
-    "pairwise_test": run_pairwise_test,
-    "pointwise": run_pointwise,
-    "listwise": run_listwise,
-    "pairwise_sort": run_pairwise_sort,
-}
-"""Each design with the default (lenient) validity."""
+    return ASKED_ONCE[method]

@@ -6,7 +6,7 @@
 
 from collections.abc import Mapping, Sequence
 from itertools import combinations
-from typing import Literal
+from typing import Literal, get_args
 
 import networkx as nx
 
@@ -18,7 +18,7 @@ NONE_ANSWER = "none"
 Answers = Mapping[tuple[str, str], str | None]
 Comparison = Literal[">", "<", "="]
 Validity = Literal["lenient", "strict"]
-VALIDITY_MODES: tuple[str, ...] = ("lenient", "strict")
+VALIDITY_MODES: tuple[Validity, ...] = get_args(Validity)
 """How a pair asked in both presentation orders counts towards a valid context.
 
 `lenient` (the default) follows the paper: ≿Q must be complete, so a pair is decided when

@@ -263,3 +263,54 @@ def test_cache_answers_repeated_queries_without_the_model(
         assert log.status == "success"
         assert metric(log, "spo") == 1.0
     assert calls == CONTEXTS * N
+
+
+def contrast_metrics(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    [scores] = [s for s in log.results.scores if s.name == "choice_alignment"]
+    return {name: m.value for name, m in scores.metrics.items() if name.startswith("contrast")}
+
+
+@pytest.mark.parametrize(
+    ("method", "n"), [("pointwise", None), ("pairwise_score", 8), ("pairwise_test", 8)]
+)
+def test_contrast_follows_the_user_between_twins_and_a_blind_model_scores_0(
+    tmp_path: Path, method: str, n: int | None
+) -> None:
+    ranks = user_ranks(n=n, data="contrast")
+    follows = contrast_metrics(
+        run(tmp_path, oracle(ranks), None, method=method, n=n, data="contrast")
+    )
+    factors = {"companion", "destination", "precipitation", "sky", "temperature", "time"}
+    if n is None:  # with 8 objects a twin may change no pair of them
+        assert set(follows) == {f"contrast_{factor}" for factor in factors} | {"contrast"}
+    # without "none", Pairwise-Test cannot follow a pair into indifference: only part way
+    exact = method != "pairwise_test"
+    assert follows and all(value == 1.0 if exact else 0 < value < 1 for value in follows.values())
+    # one strict order everywhere (ties could fall to the presentation order, which differs)
+    first = {obj: index for index, obj in enumerate(next(iter(ranks.values())))}
+    blind = contrast_metrics(
+        run(
+            tmp_path, oracle(dict.fromkeys(ranks, first)), None, method=method, n=n, data="contrast"
+        )
+    )
+    assert set(blind) == set(follows) and all(value == 0.0 for value in blind.values())
+
+
+def test_the_default_data_has_no_contrast(tmp_path: Path) -> None:
+    assert contrast_metrics(run(tmp_path, oracle(RANKS), method="pointwise")) == {}
+
+
+def test_the_explanation_shows_user_and_chosen_orders_side_by_side(tmp_path: Path) -> None:
+    log = run(tmp_path, oracle(RANKS, invert=True), limit=1, method="pointwise")
+    assert log.samples is not None
+    sample = log.samples[0]
+    assert sample.scores is not None and sample.metadata is not None
+    explanation = str(sample.scores["choice_alignment"].explanation)
+    assert explanation.startswith("SPO on the ")  # spo_context first
+    table = explanation.split("\n\n", 1)[1].splitlines()
+    assert table[0] == "| set | user order | chosen order |"
+    user = sample.metadata["user_order"]
+    _, number, users, chosen, _ = table[2].split("|")
+    assert (number.strip(), users.strip()) == ("1", ", ".join(user[0]))
+    assert sorted(chosen.strip().split(", ")) == sorted(user[-1])  # inverted

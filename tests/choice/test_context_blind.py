@@ -1,10 +1,13 @@
-"""Context-blind choosers and the context-dependent scores, on hand-worked orders."""
+"""Reference choosers (context-blind, one factor, additive), the context-dependent scores and
+the twin contrast, on hand-worked orders."""
 
 import math
+from fractions import Fraction
 
 import pytest
 
 from heedbench.evals.choice import choice_dataset
+from heedbench.preference import strict_pairs
 from heedbench.scorers import kendall_context, spo_context
 from heedbench.scorers.choice import (
     context_pairs,
@@ -13,8 +16,8 @@ from heedbench.scorers.choice import (
     leave_one_out_orders,
     mean_level_order,
 )
-from heedbench.scorers.choice.context_blind import level_sums
-from heedbench.scorers.choice.metrics import kendall_context_pairs
+from heedbench.scorers.choice.context_blind import additive_order, factor_order, mean_levels
+from heedbench.scorers.choice.metrics import contrast, kendall_context_pairs, twin_contrasts
 
 OBJECTS = ["a", "b", "c", "d"]
 # levels: c1 a0 b1 c1 d2 | c2 b0 a1 c2 d2 | c3 c0 d0 a1 b1  ->  sums a2 b2 c3 d4
@@ -25,8 +28,14 @@ ORDERS = {
 }
 
 
-def test_level_sums_and_the_global_order() -> None:
-    assert level_sums(list(ORDERS.values()), OBJECTS) == {"a": 2, "b": 2, "c": 3, "d": 4}
+def test_mean_levels_and_the_global_order() -> None:
+    third = Fraction(1, 3)
+    assert mean_levels(list(ORDERS.values()), OBJECTS) == {
+        "a": 2 * third,
+        "b": 2 * third,
+        "c": 3 * third,
+        "d": 4 * third,
+    }
     # equal sums are indifference
     assert global_order(list(ORDERS.values()), OBJECTS) == [["a", "b"], ["c"], ["d"]]
     assert mean_level_order([ORDERS["c1"]], OBJECTS) == ORDERS["c1"]
@@ -88,3 +97,83 @@ def test_the_shipped_blind_order_earns_nothing_on_the_pairs_the_context_decides(
         assert kendall_context(user, blind, blind, p=0.5) >= 0.5, sample.id
         assert spo_context(user, user, blind) == 1.0, sample.id
         assert len(context_pairs(user, blind)) >= 50, sample.id  # enough to measure on
+
+
+# factors of the three contexts above: c1 and c2 share the weather, c1 and c3 the companion
+FACTORS = {
+    "c1": {"weather": "rain", "companion": "dog"},
+    "c2": {"weather": "rain", "companion": "alone"},
+    "c3": {"weather": "sun", "companion": "dog"},
+}
+POOL = [(FACTORS[c], ORDERS[c]) for c in ("c1", "c2", "c3")]
+
+
+def test_a_factor_chooser_averages_the_contexts_sharing_the_value() -> None:
+    rainy = {"weather": "rain", "companion": "child"}
+    # c1 and c2: a 1/2, b 1/2, c 3/2, d 2; the whole pool ties a and b too (2/3 each)
+    assert factor_order(POOL, rainy, OBJECTS, ["weather"]) == [["a", "b"], ["c"], ["d"]]
+    # c3 alone: c, d at 0, a, b at 1; the pool breaks c (1) before d (4/3)
+    sunny = {"weather": "sun", "companion": "alone"}
+    assert factor_order(POOL, sunny, OBJECTS, ["weather"]) == [["c"], ["d"], ["a", "b"]]
+    # no context shares the value: it knows what the context-blind chooser knows
+    foggy = {"weather": "fog", "companion": "none"}
+    assert factor_order(POOL, foggy, OBJECTS, ["weather"]) == [["a", "b"], ["c"], ["d"]]
+    # reading both factors: only the contexts sharing both
+    assert factor_order(POOL, FACTORS["c3"], OBJECTS, ["weather", "companion"]) == [
+        ["c"],
+        ["d"],
+        ["a", "b"],
+    ]
+
+
+def test_the_additive_chooser_adds_each_factors_shift() -> None:
+    # pool means a 2/3 b 2/3 c 1 d 4/3; weather sun (c3): a 1 b 1 c 0 d 0, shifts +1/3 +1/3
+    # -1 -4/3; companion alone (c2): b 0 a 1 c 2 d 2, shifts +1/3 -2/3 +1 +2/3
+    # totals a 4/3 b 1/3 c 1 d 2/3
+    target = {"weather": "sun", "companion": "alone"}
+    assert additive_order(POOL, target, OBJECTS, ["weather", "companion"]) == [
+        ["b"],
+        ["d"],
+        ["c"],
+        ["a"],
+    ]
+
+
+TWIN_A = [["umbrella"], ["book"], ["sunscreen"]]
+TWIN_B = [["sunscreen"], ["book"], ["umbrella"]]  # the sun came out
+# pairs: umbrella-book 1 -> -1, umbrella-sunscreen 1 -> -1, book-sunscreen 1 -> -1: all change
+
+
+def test_contrast_is_zero_for_a_chooser_blind_to_the_difference() -> None:
+    for chosen in (TWIN_A, TWIN_B, [["book", "umbrella", "sunscreen"]]):
+        assert contrast(TWIN_A, TWIN_B, strict_pairs(chosen), strict_pairs(chosen)) == 0.0
+
+
+def test_contrast_is_one_for_a_chooser_that_follows_the_user() -> None:
+    assert contrast(TWIN_A, TWIN_B, strict_pairs(TWIN_A), strict_pairs(TWIN_B)) == 1.0
+    # following only part of the way still counts: book ~ sunscreen, then book > umbrella
+    partial_a = [["umbrella"], ["book", "sunscreen"]]
+    partial_b = [["book", "sunscreen"], ["umbrella"]]
+    assert contrast(
+        TWIN_A, TWIN_B, strict_pairs(partial_a), strict_pairs(partial_b)
+    ) == pytest.approx(2 / 3)  # book-sunscreen stays tied: no move
+    # moving the wrong way counts as not following
+    assert contrast(TWIN_A, TWIN_B, strict_pairs(TWIN_B), strict_pairs(TWIN_A)) == 0.0
+    # only pairs whose user relation changes count: a twin the user orders alike gives NaN
+    assert math.isnan(contrast(TWIN_A, TWIN_A, strict_pairs(TWIN_A), strict_pairs(TWIN_B)))
+
+
+def test_contrast_reads_a_bare_strict_relation_and_a_weak_change() -> None:
+    user_b = [["umbrella", "book"], ["sunscreen"]]  # umbrella-book: 1 -> 0, towards book
+    # Pairwise-Test style answers: in b the chooser now prefers book over umbrella
+    assert contrast(TWIN_A, user_b, {("umbrella", "book")}, {("book", "umbrella")}) == 1.0
+
+
+def test_twin_contrasts_group_twin_pairs_by_their_factor() -> None:
+    contexts = {
+        "dry": (TWIN_A, strict_pairs(TWIN_A), {}),
+        "sunny": (TWIN_B, strict_pairs(TWIN_B), {"dry": "sky"}),
+        "alike": (TWIN_A, strict_pairs(TWIN_A), {"dry": "companion"}),  # no user change
+        "invalid": (TWIN_B, None, {"dry": "time"}),
+    }
+    assert twin_contrasts(contexts) == {"sky": [1.0]}

@@ -141,6 +141,29 @@ def test_a_full_partition_loads_as_the_user_order(tmp_path: Path) -> None:
             [record(levels="essential, no role")],
             r"record 1 \(id 'rain'\), field 'levels': must be a list of level names",
         ),
+        (
+            [record(factors=["rain"])],
+            r"record 1 \(id 'rain'\), field 'factors': must map each factor to a value",
+        ),
+        (
+            [record(factors={"sky": "rain"}), record(id="sun", factors={"weather": "sun"})],
+            r"record 2 \(id 'sun'\), field 'factors': names weather; the first record names sky",
+        ),
+        (
+            [
+                record(factors={"sky": "rain"}),
+                record(id="sun", factors={"sky": "sun"}, twins=["moon"]),
+            ],
+            r"record 2 \(id 'sun'\), field 'twins': 'moon' is not another context",
+        ),
+        (
+            [
+                record(factors={"sky": "rain", "companion": "dog"}),
+                record(id="sun", factors={"sky": "sun", "companion": "alone"}, twins=["rain"]),
+            ],
+            r"record 2 \(id 'sun'\), field 'twins': a twin differs in exactly one factor; "
+            r"'rain' differs in 2 \(companion, sky\)",
+        ),
     ],
 )
 def test_malformed_records_are_rejected(tmp_path: Path, records: list[Any], message: str) -> None:
@@ -185,3 +208,43 @@ def test_every_sample_carries_its_leave_one_out_order_and_a_single_context_none(
     alone = choice_dataset(write_data(tmp_path, [record()]))
     assert alone[0].metadata is not None
     assert alone[0].metadata["context_blind_order"] is None  # nothing left to learn from
+
+
+def test_twins_differ_in_one_factor_and_know_which(tmp_path: Path) -> None:
+    folder = write_data(
+        tmp_path,
+        [
+            record(factors={"sky": "rain", "companion": "dog"}),
+            record(id="sun", factors={"sky": "sun", "companion": "dog"}, twins=["rain"]),
+        ],
+    )
+    sun = choice_dataset(folder)[1]
+    assert sun.metadata is not None
+    assert sun.metadata["factors"] == {"sky": "sun", "companion": "dog"}
+    assert sun.metadata["twins"] == {"rain": "sky"}
+
+
+def test_the_contrast_split_pairs_minimal_twins_over_every_factor() -> None:
+    objects = load_objects(default_data_dir() / "objects.json")
+    contrast = choice_dataset("contrast")
+    factors = {f for s in choice_dataset() if s.metadata for f in s.metadata["factors"]}
+    assert len(factors) == 6
+    pairs = [
+        (str(s.id), twin, factor)
+        for s in contrast
+        if s.metadata
+        for twin, factor in s.metadata["twins"].items()
+    ]
+    assert len(pairs) >= 12
+    per_factor = {factor: sum(1 for *_, f in pairs if f == factor) for factor in factors}
+    assert min(per_factor.values()) >= 2, per_factor
+    for sample in contrast:
+        assert sample.metadata is not None
+        order = sample.metadata["user_order"]
+        assert sorted(o for level in order for o in level) == sorted(objects)  # all 40
+        assert 2 <= len(order) <= 4
+        assert set(sample.metadata["factors"]) == factors
+    # scored against the default data: every contrast context shares its blind order
+    blind = {json.dumps(s.metadata["context_blind_order"]) for s in contrast if s.metadata}
+    assert len(blind) == 1
+    assert resolve_data_dir("contrast") == default_data_dir() / "contrast"

@@ -1,5 +1,6 @@
 """Reference rows: the reversed user, the all-indifferent chooser and the simulated chance model."""
 
+import json
 import math
 import statistics
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from heedbench.evals.choice import choice, choice_dataset
+from heedbench.evals.choice import choice, choice_dataset, reference
 from heedbench.evals.choice.dataset import default_data_dir
 from heedbench.evals.choice.reference import (
     all_indifferent,
@@ -23,16 +24,10 @@ from heedbench.evals.choice.reference import (
 )
 from heedbench.preference import strict_pairs
 from heedbench.scorers import kendall_penalty, spo
+from heedbench.solvers.choice import CHOICE_METHODS, ChoiceMethod
 
 N = 5
-METHODS = [
-    "pairwise_score",
-    "pairwise_scc",
-    "pairwise_test",
-    "pointwise",
-    "listwise",
-    "pairwise_sort",
-]
+METHODS = list(CHOICE_METHODS)
 
 
 def test_reversed_and_indifferent_orders() -> None:
@@ -64,7 +59,7 @@ def test_the_data_card_and_the_readme_show_the_computed_exact_rows() -> None:
     samples = list(choice_dataset())
     rows = data_rows(samples, p=0.5) + context_blind_rows(samples, p=0.5)
     lines = markdown_table(rows).splitlines()[2:]
-    assert len(lines) == 5
+    assert len(lines) == 2 + 3 + 6 + 1 + 1  # trivial, blind, each factor, weather, additive
     card = (default_data_dir() / "README.md").read_text(encoding="utf-8")
     readme = (Path(__file__).parents[2] / "evals" / "choice" / "README.md").read_text()
     for line in lines:
@@ -74,7 +69,7 @@ def test_the_data_card_and_the_readme_show_the_computed_exact_rows() -> None:
 
 def test_context_blind_rows_earn_nothing_where_the_context_decides() -> None:
     samples = list(choice_dataset(n=12, seed=2))
-    loco, cut, whole = context_blind_rows(samples, p=0.5)
+    loco, cut, whole, *reading = context_blind_rows(samples, p=0.5)
     assert loco.mean("spo_context") == 0.0  # by construction
     assert loco.mean("kendall_context") >= 0.5  # D or W on every pair it disagrees on
     assert 0.0 < loco.mean("spo") < 1.0
@@ -83,6 +78,33 @@ def test_context_blind_rows_earn_nothing_where_the_context_decides() -> None:
     )
     # the global order has seen the scored context, so it recovers a little of it
     assert whole.mean("spo_context") > 0.0
+    # reading a factor recovers some of what the context decides, every factor more
+    assert [row.kind for row in reading] == ["factor"] * 7 + ["additive"]
+    assert all(0.0 < row.mean("spo_context") < 1.0 for row in reading)
+    assert reading[-1].mean("spo_context") > max(row.mean("spo_context") for row in reading[:-1])
+
+
+def test_on_the_contrast_split_a_chooser_blind_to_a_factor_scores_0_on_it() -> None:
+    rows = reference_rows("contrast", designs=[("pairwise_test", None)])
+    by_label = {row.label: row for row in rows}
+    factors = ("companion", "destination", "precipitation", "sky", "temperature", "time")
+    for factor in factors:
+        reads = by_label[f"reads only the {factor}"].contrast
+        assert set(reads) == set(factors)
+        for other in factors:  # it chooses alike in twins that differ in another factor
+            assert (statistics.fmean(reads[other]) > 0) == (other == factor), (factor, other)
+    assert set(by_label["mean level in the other contexts (ties indifferent)"].contrast) == set(
+        factors
+    )
+    assert all(
+        value == 0.0
+        for values in by_label[
+            "mean level in the other contexts (ties indifferent)"
+        ].contrast.values()
+        for value in values
+    )
+    chance = next(row for row in rows if row.kind == "chance")
+    assert 0.1 < statistics.fmean(v for vs in chance.contrast.values() for v in vs) < 0.5
 
 
 def test_rows_are_computed_on_the_contexts_asked_for() -> None:
@@ -109,7 +131,9 @@ def test_the_reference_command_prints_the_rows_for_a_run_subset(
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_simulated_chance_row_equals_a_real_chance_run(tmp_path: Path, method: str) -> None:
+def test_simulated_chance_row_equals_a_real_chance_run(
+    tmp_path: Path, method: ChoiceMethod
+) -> None:
     log = eval(
         choice(method=method, n=N, seed=3),
         model="heedbench/random",
@@ -160,3 +184,25 @@ def test_reference_rows_default_to_every_design() -> None:
         "listwise",
         "pairwise_test",
     }
+
+
+def test_a_simulated_chance_row_is_cached_per_data_and_setting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEEDBENCH_CACHE_DIR", str(tmp_path))
+    samples = list(choice_dataset(n=N))[:4]
+    first = chance_row(samples, "pointwise")
+    assert len(list(tmp_path.glob("chance-*.json"))) == 1
+
+    def no_simulation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("simulated again")
+
+    monkeypatch.setattr(reference, "_simulate", no_simulation)
+    again = chance_row(samples, "pointwise")
+    assert json.dumps(again.values) == json.dumps(first.values)  # NaN included
+    assert again.contrast == first.contrast
+    # another setting or other contexts are simulated afresh
+    with pytest.raises(AssertionError, match="simulated again"):
+        chance_row(samples, "pointwise", chance_seed=1)
+    with pytest.raises(AssertionError, match="simulated again"):
+        chance_row(samples[:3], "pointwise")

@@ -144,7 +144,8 @@ def test_the_report_counts_valid_among_scored_and_names_unscored_apart(section: 
     assert row[-1] == "2/2 (3 unscored)"
     [table1] = table(section, "Table 1")
     column = table1.columns.index(BLOCKED_MODEL)
-    assert table1.rows[0][column].startswith("1.000 (context 1.000) / 2/2 (3 unscored) / T8")
+    # spo_context leads, the paper's SPO beside it, each mean ± stderr over the 2 valid contexts
+    assert table1.rows[0][column] == ("1.000 ± 0.000 (SPO 1.000 ± 0.000) / 2/2 (3 unscored) / T8")
     [table2] = table(section, "Table 2")
     assert "no fully valid" not in table2.rows[0][column]  # 2 of 2 scored contexts are valid
     summary = next(line for line in section.summary if BLOCKED_MODEL in line)
@@ -173,16 +174,17 @@ def test_reference_rows_are_on_exactly_the_runs_contexts_and_objects(
     # the simulated chance row is the run itself, context pairs included
     [run] = [r for r in choice_rows(loaded(folder)) if r.model == "heedbench/random"]
     simulated = by_label[("chance (heedbench/random, -M seed=0)", "pointwise")]
-    assert simulated[4] == fmt(run.estimates["spo"])
-    assert simulated[5] == fmt(run.estimates["spo_context"])
+    assert simulated[4] == fmt(run.estimates["spo_context"])
+    assert simulated[5] == fmt(run.estimates["spo"])
     # the context-blind rows, recomputed on the same three contexts
     samples = select_contexts(list(choice_dataset(n=N)), CHANCE_CONTEXTS)
-    loco, cut, whole = context_blind_rows(samples, pool=choice_dataset(n=N))
-    for ref in (loco, cut, whole):
+    references = context_blind_rows(samples, pool=choice_dataset(n=N))
+    assert len(references) == 3 + 7 + 1  # context-blind, one per factor and weather, additive
+    for ref in references:
         line = by_label[(ref.label, "—")]
-        assert line[4] == fmt(mean_se(ref.column("spo")))
-        assert line[5] == fmt(mean_se(ref.column("spo_context")))
-    assert by_label[(loco.label, "—")][5].startswith("0.000")
+        assert line[4] == fmt(mean_se(ref.column("spo_context")))
+        assert line[5] == fmt(mean_se(ref.column("spo")))
+    assert by_label[(references[0].label, "—")][4].startswith("0.000")
     assert chance_row(samples, "pointwise").contexts == 3
 
 

@@ -25,7 +25,7 @@ UNCHECKED = {
 }  # fmt: skip
 """Set-up and shell plumbing: installing, activating, cloning, loops. The install commands are
 what `.ci/run` and the packaging tests exercise; the rest is the shell's."""
-OFFLINE_MODELS = ("heedbench/random", "mockllm/", "none")
+OFFLINE_MODELS = ("heedbench/random", "heedbench/smoke", "heedbench/refusal", "mockllm/", "none")
 
 
 @dataclass(frozen=True)

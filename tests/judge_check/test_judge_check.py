@@ -306,3 +306,29 @@ def test_shipped_data_a_perfect_grader_passes_every_measured_gate(
     for name, statistic in ((s.name, s) for s in summary.gated()):
         if name.endswith("injection_effect"):
             assert statistic.verdict == "pass", f"{name}: twins missing from the shipped set?"
+
+
+SHIPPED_FAULTS = [
+    (carryon_judge_check, "harm", "compressor", "harm_slope"),
+    (prefdisco_judge_check, "rubric", "compressor", "score_slope"),
+    (carryon_judge_check, "harm", "contrarian", "harm_injection_effect"),
+    (prefdisco_judge_check, "rubric", "contrarian", "score_injection_effect"),
+    (carryon_judge_check, "harm", "unreadable-when-positive", "harm_unjudged"),
+    (prefdisco_judge_check, "correctness", "unreadable-when-positive", "correctness_unjudged"),
+    (prefdisco_judge_check, "rubric", "heavier-harsher", "score_prefalign_error"),
+    (carryon_judge_check, "checklist", "longer-lenient", "item_recall_no"),
+    (carryon_judge_check, "checklist", "later-harsher", "item_recall_yes"),
+    (prefdisco_judge_check, "rubric", "erratic", "score_injection_drop"),
+]
+
+
+@pytest.mark.shipped_data
+@pytest.mark.parametrize(("build", "part", "name", "gate"), SHIPPED_FAULTS)
+def test_shipped_data_each_fault_class_fails_its_gate(
+    tmp_path: Path, build: Callable[..., Task], part: str, name: str, gate: str
+) -> None:
+    """Graders with one known fault, through the real task on the shipped gold set."""
+    summary = summary_of(run(build(part=part), GRADERS[name], name, tmp_path, folder=None))
+    statistic = summary.get(gate)
+    assert statistic is not None and statistic.verdict == "fail", statistic
+    assert overall(summary).startswith("fails ")

@@ -13,13 +13,15 @@ from heedbench.evals.prefdisco.task import prefdisco
 from tests.native.logs import carryon_queries
 
 HEADLINES = {
-    "choice": ("choice_alignment", "spo", "mean"),
+    "choice": ("choice_alignment", "spo_context", "mean"),
     "carryon": ("carryon_judge", "bc_last_utility", "mean"),
     "prefdisco": ("prefdisco", "prefdisco", "normalized_alignment"),
     "carryon_judge_check": ("judge_check", "judge_check", "item_kappa"),
     "prefdisco_judge_check": ("judge_check", "judge_check", "score_qwk"),
 }
-"""family -> (scorer, score, metric) of its headline: SPO; BC last-turn Ben-Util; normalized
+"""family -> (scorer, score, metric) of its headline: SPO on the pairs the context decides
+(choice leads with it rather than the paper's SPO, which a context-blind chooser mostly earns);
+BC last-turn Ben-Util; normalized
 alignment; the judge checks' chance-corrected agreement (kappa for yes/no items, QWK for
 1-5 scores)."""
 

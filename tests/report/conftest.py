@@ -17,18 +17,22 @@ from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section
 from heedbench.report.load import Loaded
 from heedbench.report.render import write_report
-from heedbench.solvers.choice.prompts import TEMPLATES
+from heedbench.solvers.choice import ChoiceMethod
+from heedbench.solvers.choice.prompts import TEMPLATES, TemplateId
 from heedbench.testing import ContextRanks, Reply, choice_oracle, scripted_model, user_ranks
 from tests.report import foreign, runs
 
 N = 5
-CHOICE_TEMPLATES = {
+CHOICE_TEMPLATES: dict[ChoiceMethod, tuple[TemplateId, ...]] = {
     "pointwise": ("T7", "T8"),
     "pairwise_score": ("T1", "T2"),
     "pairwise_test": ("T5", "T6"),
 }
 """Two templates × three designs, each run with the oracle and the picky model."""
-CHANCE_RUNS = (("pointwise", "T7"), ("pairwise_score", "T1"))
+CHANCE_RUNS: tuple[tuple[ChoiceMethod, TemplateId], ...] = (
+    ("pointwise", "T7"),
+    ("pairwise_score", "T1"),
+)
 """The chance model runs the default templates of two designs (none for pairwise_test)."""
 PICKY_GOOD = ("T2", "T6", "T8")
 """Templates the picky model answers like the oracle (T8 only for contexts without rain)."""

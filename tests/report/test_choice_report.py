@@ -104,24 +104,26 @@ def test_table_1_picks_the_best_template_by_spo(report: Report) -> None:
     found = table(report, "Table 1")
     assert found.columns == ["design", ORACLE, PICKY, f"{CHANCE_MODEL} (chance)"]
     assert [r[0] for r in found.rows] == ["pairwise_score", "pairwise_test", "pointwise"]
-    # the oracle is perfect with both templates: the tie goes to the earlier template
-    # in brackets, SPO on the pairs the context decides: the oracle keeps them all too
-    assert cell(found, "pointwise", ORACLE) == "1.000 (context 1.000) / 23/23 / T7"
-    assert cell(found, "pairwise_score", ORACLE) == "1.000 (context 1.000) / 23/23 / T1"
-    assert cell(found, "pairwise_test", ORACLE) == "1.000 (context 1.000) / 23/23 / T5"
+    # the oracle is perfect with both templates: the tie goes to the earlier template;
+    # spo_context leads (the oracle keeps every pair the context decides), SPO in brackets
+    perfect = "1.000 ± 0.000 (SPO 1.000 ± 0.000)"
+    assert cell(found, "pointwise", ORACLE) == f"{perfect} / 23/23 / T7"
+    assert cell(found, "pairwise_score", ORACLE) == f"{perfect} / 23/23 / T1"
+    assert cell(found, "pairwise_test", ORACLE) == f"{perfect} / 23/23 / T5"
     # the picky model is exact only with T2, T6 and T8; T8 is invalid in rainy contexts
-    assert cell(found, "pairwise_score", PICKY) == "1.000 (context 1.000) / 23/23 / T2"
-    assert cell(found, "pairwise_test", PICKY) == "1.000 (context 1.000) / 23/23 / T6"
+    assert cell(found, "pairwise_score", PICKY) == f"{perfect} / 23/23 / T2"
+    assert cell(found, "pairwise_test", PICKY) == f"{perfect} / 23/23 / T6"
     valid = 23 - rainy_contexts()
     assert 0 < valid < 23
-    assert cell(found, "pointwise", PICKY) == f"1.000 (context 1.000) / {valid}/23 / T8"
+    assert cell(found, "pointwise", PICKY) == f"{perfect} / {valid}/23 / T8"
     rows = rows_by_run(report)
     for noisy in (("pairwise_score", "T1"), ("pairwise_test", "T5"), ("pointwise", "T7")):
         assert rows[(*noisy, PICKY)].estimates["spo"].value < 1.0
     chance = rows[("pointwise", "T7", CHANCE_MODEL)]
+    spo, context = chance.estimates["spo"], chance.estimates["spo_context"]
     assert cell(found, "pointwise", CHANCE_MODEL) == (
-        f"{chance.estimates['spo'].value:.3f} "
-        f"(context {chance.estimates['spo_context'].value:.3f}) / 23/23 / T7"
+        f"{context.value:.3f} ± {context.stderr:.3f} "
+        f"(SPO {spo.value:.3f} ± {spo.stderr:.3f}) / 23/23 / T7"
     )
     assert cell(found, "pairwise_test", CHANCE_MODEL) == "not run"
 
@@ -130,14 +132,15 @@ def test_table_2_picks_the_best_fully_valid_template_by_kendall(report: Report) 
     found = table(report, "Table 2")
     # pairwise_test has no K(p): no row
     assert [r[0] for r in found.rows] == ["pairwise_score", "pointwise"]
-    assert cell(found, "pairwise_score", ORACLE) == "0.0 (context 0.000) / 23/23 / T1"
-    assert cell(found, "pairwise_score", PICKY) == "0.0 (context 0.000) / 23/23 / T2"
+    assert cell(found, "pairwise_score", ORACLE) == "0.000 ± 0.000 (K(p) 0.0 ± 0.0) / 23/23 / T1"
+    assert cell(found, "pairwise_score", PICKY) == "0.000 ± 0.000 (K(p) 0.0 ± 0.0) / 23/23 / T2"
     # Table 1's pointwise pick (T8) is not valid everywhere, so Table 2 takes T7
     noisy = rows_by_run(report)[("pointwise", "T7", PICKY)]
     assert noisy.fully_valid and noisy.estimates["kendall"].value > 0
+    kendall, context = noisy.estimates["kendall"], noisy.estimates["kendall_context"]
     assert cell(found, "pointwise", PICKY) == (
-        f"{noisy.estimates['kendall'].value:.1f} "
-        f"(context {noisy.estimates['kendall_context'].value:.3f}) / 23/23 / T7"
+        f"{context.value:.3f} ± {context.stderr:.3f} "
+        f"(K(p) {kendall.value:.1f} ± {kendall.stderr:.1f}) / 23/23 / T7"
     )
 
 
@@ -163,13 +166,13 @@ def test_reference_rows_are_computed_from_the_runs_data(report: Report) -> None:
     ]
     by_label = {(r[0], r[1], r[2]): r for r in found.rows}
     reversed_row = by_label[("user order reversed", "—", "—")]
-    assert reversed_row[4].startswith("0.000")
+    assert reversed_row[5].startswith("0.000")
     assert reversed_row[6].startswith(f"{statistics.fmean(strict):.1f}")
     indifferent = by_label[("everything indifferent (one set)", "—", "—")]
     assert indifferent[6].startswith(f"{0.5 * statistics.fmean(strict):.1f}")
     # the context-blind chooser scores 0 on the pairs the context decides, by construction
     blind = by_label[("mean level in the other contexts (ties indifferent)", "—", "—")]
-    assert blind[3] == "exact, context-blind" and blind[5].startswith("0.000")
+    assert blind[3] == "exact, context-blind" and blind[4].startswith("0.000")
     # one simulated chance row per design × template the runs used
     simulated = {(r[1], r[2]) for r in found.rows if r[3] == "simulated"}
     assert simulated == {(m, t) for m, ts in CHOICE_TEMPLATES.items() for t in ts}
@@ -178,8 +181,8 @@ def test_reference_rows_are_computed_from_the_runs_data(report: Report) -> None:
     for method, template in CHANCE_RUNS:
         real = rows[(method, template, CHANCE_MODEL)]
         line = next(r for r in found.rows if r[1:4] == [method, template, "simulated"])
-        assert line[4] == fmt(real.estimates["spo"])
-        assert line[5] == fmt(real.estimates["spo_context"])
+        assert line[4] == fmt(real.estimates["spo_context"])
+        assert line[5] == fmt(real.estimates["spo"])
         assert line[6] == fmt(real.estimates["kendall"], 1)
     expected = {(r[1], r[2]) for r in found.rows if r[3] == "exact expectation"}
     assert expected == {
@@ -219,7 +222,7 @@ def test_a_run_with_no_valid_context_is_marked_as_such(tmp_path: Path) -> None:
     per_run = next(t for t in choice_section.tables if t.caption.startswith("Alignment per run"))
     runs = [r for r in per_run.rows if r[2] == "mockllm/mute"]
     assert len(runs) == 2
-    assert all(r[4] == "—, 0 valid contexts" and r[-1] == "0/23" for r in runs)
+    assert all(r[4] == r[5] == "—, 0 valid contexts" and r[-1] == "0/23" for r in runs)
     figure = next(f for f in choice_section.figures if f.name == "choice_queries.png")
     assert "0 valid contexts" in figure.caption and "listwise T9" in figure.caption
     assert not math.isnan(choice_rows(loaded)[0].estimates["queries"].value)
@@ -257,7 +260,7 @@ def test_settings_other_than_the_template_keep_runs_apart(tmp_path: Path) -> Non
         "n=5, validity=lenient",
         "n=5, validity=strict",
     ]
-    assert firsts[0].rows[0][1].startswith("0.000 (context 0.000) / 23/23 / T1")
+    assert firsts[0].rows[0][1].startswith("0.000 ± 0.000 (SPO 0.000 ± 0.000) / 23/23 / T1")
     assert firsts[1].rows[0][1] == "— / 0/23 / T1 (0 valid contexts)"
     summary = choice_section.summary
     assert len(summary) == 2 and "validity=strict" in summary[1]

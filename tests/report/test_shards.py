@@ -126,3 +126,46 @@ def test_errored_samples_are_counted_against_the_dataset(tmp_path: Path) -> None
     assert (coverage.count("scored"), coverage.count("errored")) == (18, 5)
     summary = "\n".join(runs_section(loaded, all_runs=False).summary)
     assert "18/23 scored, 5 errored" in summary
+
+
+def test_check_logs_names_every_log_that_is_not_a_finished_run(
+    whole: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What a shard script runs last: exit 1 for a started log (a shard whose store was away
+    too long), a log short of the samples its header counts, and a damaged file; 0 otherwise."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    from heedbench.report.cli import main
+
+    folder = Path(shutil.copytree(whole, tmp_path / "logs"))
+    assert main(["check-logs", str(folder)]) == 0
+    assert capsys.readouterr().out.strip() == "1 logs, all finished runs"
+
+    [done] = folder.glob("*.eval")
+    log = read_eval_log(str(done))
+    assert log.samples is not None
+
+    def copy(name: str, keep: slice, task: str = "", **update: object) -> None:  # its own ids
+        ids = {"eval_id": name, "run_id": name, "task_id": task or name}
+        spec = log.eval.model_copy(update=ids)
+        samples = [s.model_copy(update={"uuid": f"{s.uuid}-{name}"}) for s in log.samples or []]
+        changed = {"eval": spec, "samples": samples[keep], **update}
+        write_eval_log(log.model_copy(update=changed), folder / f"{name}.eval")
+
+    copy("a", slice(3), status="started", results=None)
+    copy("b", slice(1, None))
+    (folder / "c.eval").write_bytes(done.read_bytes()[:500])
+    # an interrupted log of the finished run's own task: what eval-retry leaves beside its log
+    copy("d", slice(2), task=log.eval.task_id, status="started", results=None)
+    assert main(["check-logs", str(folder)]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() == (
+        f"heedbench check-logs: {folder / 'd.eval'}: run started, not finished; finished by {done}"
+    )
+    lines = err.splitlines()
+    assert lines[0] == f"heedbench check-logs: {folder / 'a.eval'}: run started, not finished"
+    assert (
+        lines[1] == f"heedbench check-logs: {folder / 'b.eval'}: holds 22 of the 23 samples it ran"
+    )
+    assert lines[2].startswith(f"heedbench check-logs: {folder / 'c.eval'}: unreadable (")
+    assert lines[3] == "3 of 5 logs are not finished runs"

@@ -8,11 +8,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import s3fs  # type: ignore[import-untyped]
-
-from benchmarks.s3_server import S3Server
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "scale.md"
@@ -23,15 +21,28 @@ BIN = Path(sys.executable).parent
 TIMEOUT = 600
 
 
+class Store(Protocol):
+    """What the tests need of an S3-compatible server (moto's or s3rver)."""
+
+    @property
+    def endpoint(self) -> str:
+        """The URL a client puts in AWS_ENDPOINT_URL."""
+
+    @property
+    def env(self) -> dict[str, str]:
+        """Endpoint and credentials, as a user exports them."""
+
+
 @dataclass(frozen=True)
 class Bucket:
     """One bucket on a server, and a client of the test's own to look inside it."""
 
-    server: S3Server
+    server: Any
+    """A `Store`; moto's (`tests.s3.moto_server.S3Server`) can also be stopped and restarted."""
     name: str
 
     @classmethod
-    def create(cls, server: S3Server, name: str) -> "Bucket":
+    def create(cls, server: Store, name: str) -> "Bucket":
         """Make the bucket and return it."""
         bucket = cls(server, name)
         bucket.fs().mkdir(name)
@@ -56,7 +67,7 @@ class Bucket:
         return sorted(f"s3://{key}" for key in found if key.endswith(".eval"))
 
 
-def point_at(server: S3Server, monkeypatch: Any) -> None:
+def point_at(server: Store, monkeypatch: Any) -> None:
     """Point this process at `server`, as a user's environment would.
 
     s3fs keeps one filesystem per set of arguments, made with the endpoint the
@@ -97,7 +108,7 @@ def commands(block: str, replace: Mapping[str, str]) -> list[list[str]]:
     return found
 
 
-def environment(server: S3Server, extra: Mapping[str, str] | None = None) -> dict[str, str]:
+def environment(server: Store, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """A command's environment: this one's, the store's endpoint and key, and `extra`."""
     env = {**os.environ, **server.env, **(extra or {})}
     env.pop("INSPECT_LOG_DIR", None)

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
-from benchmarks.s3_server import start_s3_server
 from benchmarks.stub_server import StubServer, choice_reply, start_stub_server
 from heedbench.evals.choice import choice_dataset
 from heedbench.report.cli import main as heedbench
 from heedbench.report.load import load_runs
+from tests.s3.moto_server import start_s3_server
 from tests.s3.storage import (
     DOC_BUCKET,
     DOC_MODEL,
@@ -121,7 +121,7 @@ def shard_and_retry(bucket: Bucket, stopped: str = "") -> tuple[list[str], list[
     replace = {DOC_MODEL: MODEL, DOC_BUCKET: bucket.name}
     if stopped:
         replace["<log of the shard that stopped>.eval"] = stopped.rsplit("/", 1)[-1]
-    machine_1, _, _, retry = commands(first, replace)
+    machine_1, _, _, _, retry = commands(first, replace)
     return machine_1, retry
 
 
@@ -141,6 +141,9 @@ def test_a_shard_killed_while_its_store_is_away_is_finished_by_eval_retry(
     kept = {(s.id, s.epoch): s for s in read_eval_log_sample_summaries(stopped)}
     assert read_eval_log(stopped, header_only=True).status == "started"
     assert 0 < len(kept) < len(SHARD) and (HELD, 1) not in kept
+    capsys.readouterr()  # the guide's shard check names the stopped shard's log
+    assert heedbench(["check-logs", store.url("choice-2x")]) == 1
+    assert f"{stopped}: run started, not finished" in capsys.readouterr().err
 
     stub.gate.set()  # the dead process's held queries are answered to nobody
     wait_for(lambda: stub.requests >= OTHERS + QUERIES)
@@ -150,6 +153,9 @@ def test_a_shard_killed_while_its_store_is_away_is_finished_by_eval_retry(
     # only the samples the stopped log did not hold were run again, each in full
     assert stub.requests - asked == (len(SHARD) - len(kept)) * QUERIES
     [done] = [log for log in store.logs("choice-2x") if log != stopped]
+    capsys.readouterr()  # the retry finished the shard: the check passes and says why
+    assert heedbench(["check-logs", store.url("choice-2x")]) == 0
+    assert f"{stopped}: run started, not finished; finished by {done}" in capsys.readouterr().out
     finished = read_eval_log(done)
     assert finished.status == "success"
     ids = [str(sample.id) for sample in finished.samples or []]
@@ -213,7 +219,7 @@ def test_an_interrupted_flow_shard_resumes_from_the_bucket(bucket: Bucket, tmp_p
     stub = Stub(held_id=shard_ids[-1])
     try:
         _, second = guide_blocks()
-        shard_0, _, _ = commands(second, {DOC_MODEL: MODEL, DOC_BUCKET: bucket.name})
+        shard_0, _, _, _ = commands(second, {DOC_MODEL: MODEL, DOC_BUCKET: bucket.name})
         env = environment(bucket.server, stub.env())
         prefix = "choice-flow/shard-0-of-2"
         flow = start(shard_0, env, ROOT)

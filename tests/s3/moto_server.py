@@ -1,6 +1,6 @@
 """A local S3-compatible server for the tests and benchmarks: moto's, in a process of its own.
 
-`python -m benchmarks.s3_server --port 9000 [--state FILE]` serves S3 on 127.0.0.1 with
+`python -m tests.s3.moto_server --port 9000 [--state FILE]` serves S3 on 127.0.0.1 with
 moto's server application (the one `moto_server` runs, and s3fs's own tests use). Its store
 lives in memory; with `--state FILE` every request that changes it (PUT, POST, DELETE) is
 appended to FILE as it arrives and replayed into the fresh store, before the port opens, when
@@ -239,10 +239,10 @@ class S3Server:
 
     def start(self, timeout: float = 60.0) -> "S3Server":
         """Start the process and wait until it answers."""
-        command = [sys.executable, "-m", "benchmarks.s3_server", "--port", str(self.port)]
+        command = [sys.executable, "-m", "tests.s3.moto_server", "--port", str(self.port)]
         if self.state is not None:
             command += ["--state", str(self.state)]
-        root = Path(__file__).resolve().parent.parent
+        root = Path(__file__).resolve().parents[2]
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(command, cwd=root, stdout=out, stderr=out)
         deadline = time.monotonic() + timeout
