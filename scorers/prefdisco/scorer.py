@@ -7,11 +7,12 @@ under `unscored`: never a pass, never a fail.
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from heedbench import params
 from heedbench.calls import collect_calls
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoRecord,
@@ -19,18 +20,28 @@ from heedbench.evals.prefdisco.dataset import (
     record_index,
     record_key,
 )
-from heedbench.scorers.judge import DEFAULT_CHANNEL, RubricJudgement, VerdictChannel, role_model
+from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.params import Name
+from heedbench.scorers.judge import (
+    CHANNELS,
+    DEFAULT_CHANNEL,
+    RubricJudgement,
+    VerdictChannel,
+    role_model,
+)
 from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
 from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
 from heedbench.scorers.prefdisco.explain import criteria_detail, explanation
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
+    CONDITIONS,
     condition_stats,
     discovery_below_baseline,
     normalized_alignment_metric,
 )
 from heedbench.solvers.prefdisco.settings import (
+    CHOICES,
     LEGACY,
     CorrectnessMode,
     GraderPrompt,
@@ -65,6 +76,7 @@ def prefdisco_scorer(
     grader_prompt: GraderPrompt | None = None,
     sampling: Sampling | None = None,
     conditions: Sequence[str] | None = None,
+    **unknown: Any,
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
@@ -88,10 +100,27 @@ def prefdisco_scorer(
             `correctness_mode`.
         conditions: the conditions the run holds; the `questions` key is kept only when they
             include discovery (unset: kept).
+        **unknown: refused (`inspect score -S` with an option the scorer does not have).
 
     A switch the sample did not record (a log written before it existed) is what runs did
     then (`settings.LEGACY`).
     """
+    with params.scorer_options():  # `inspect score -S ...` reaches the scorer unchecked
+        params.reject_unknown("prefdisco", unknown, prefdisco_scorer)
+        if sources is not None:
+            sources = params.names("sources", sources, SOURCES)
+        if conditions is not None:
+            conditions = params.names("conditions", conditions, CONDITIONS)
+        variant = _optional("variant", variant, get_args(Variant))
+        data = params.optional_text("data", data)
+        revision = params.optional_text("revision", revision)
+        judge_mode = params.one_of("judge_mode", judge_mode, get_args(JudgeMode))
+        verdict = params.one_of("verdict", verdict, CHANNELS)
+        allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
+        protocol = _optional("protocol", protocol, get_args(Protocol))
+        correctness_mode = _optional("correctness_mode", correctness_mode, CHOICES["correctness"])
+        grader_prompt = _optional("grader_prompt", grader_prompt, CHOICES["grader_prompt"])
+        sampling = _optional("sampling", sampling, CHOICES["sampling"])
     with_questions = conditions is None or "discovery" in conditions
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -216,6 +245,10 @@ def prefdisco_scorer(
         )
 
     return score
+
+
+def _optional(name: str, value: Any, allowed: Sequence[Name]) -> Name | None:
+    return None if value is None else params.one_of(name, value, allowed)
 
 
 def _record(
