@@ -114,6 +114,13 @@ def select_records(
         by_source.setdefault(record.source, []).append(record)
     if max_problems is None:
         return [record for group in by_source.values() for record in group]
+    fewest = min(by_source, key=lambda source: reports[source].records)
+    if max_problems > reports[fewest].records:
+        # the reference's random.sample refuses a draw larger than the file, and so do we
+        raise params.ParameterError(
+            f"-T max_problems: must be at most {reports[fewest].records}, the records of "
+            f"source {fewest}; got {max_problems}"
+        )
     return [
         record
         for source, group in by_source.items()

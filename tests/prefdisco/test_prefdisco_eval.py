@@ -343,6 +343,8 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"max_problems": "ten"}, "-T max_problems: must be an integer"),
         ({"seed": 7}, "-T seed: seeds the draw of -T max_problems"),
         ({"max_problems": 5, "seed": -1}, "-T seed: must be an integer of at least 0"),
+        # a draw larger than the data is refused (the reference's random.sample refuses it too)
+        ({"max_problems": 100000}, r"-T max_problems: must be at most \d+, the records of source"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
