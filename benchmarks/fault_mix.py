@@ -1,6 +1,6 @@
 """Each family against a fault-injecting stub server: what is scored, unscored and errored.
 
-Runs a small run of every family twice against the stub server (`benchmarks/stub_server.py`)
+Runs a small run of every family twice against the stub server (`tests/stub_server.py`)
 playing all roles: once clean, once with a fault mix (429, 500, hangs, dropped connections,
 malformed bodies, empty content, no choices, HTTP 400 context-length and content-filter). It
 checks that every faulty-run sample is either scored exactly as in the clean run or unscored /
@@ -23,12 +23,12 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from benchmarks.stub_server import FaultPlan, StubServer, choice_reply, start_stub_server
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.choice.task import choice
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.testing_carryon import stub_reply, write_queries
+from tests.stub_server import FaultPlan, StubServer, choice_reply, start_stub_server
 
 MIX = {
     "rate_limit": 0.04,

@@ -18,8 +18,8 @@ import pytest
 from inspect_ai.log import read_eval_log
 
 from benchmarks.fault_mix import HEADLINE, MIX, by_id, compare, family_run, headline, run
-from benchmarks.stub_server import FaultPlan, StubServer, choice_reply, start_stub_server
 from heedbench.evals.choice.task import choice
+from tests.stub_server import FaultPlan, StubServer, choice_reply, start_stub_server
 
 pytestmark = pytest.mark.slow
 

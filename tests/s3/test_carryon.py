@@ -1,6 +1,6 @@
 """A `carryon` run with its `user` and `grader` roles, written to a bucket and reported from it.
 
-A local OpenAI-compatible stub plays all three roles (`benchmarks.stub_server`, responder
+A local OpenAI-compatible stub plays all three roles (`tests.stub_server`, responder
 `carryon`: the model refuses, then recovers once the user clarifies). The report read from the
 bucket must be the report read from a local copy of the same log: the per-turn series, which
 need the full samples, included.
@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.stub_server import start_stub_server
 from heedbench.evals.carryon import load_queries
 from heedbench.report.carryon import carryon_data
 from heedbench.report.cli import Options, build_sections
@@ -18,6 +17,7 @@ from heedbench.report.document import Section
 from heedbench.report.load import load_runs
 from heedbench.testing_carryon import write_queries
 from tests.s3.storage import Bucket, environment, run
+from tests.stub_server import start_stub_server
 
 pytestmark = pytest.mark.s3
 

@@ -2,7 +2,7 @@
 an interrupted Flow shard run again.
 
 The evaluated model is a local OpenAI-compatible stub answering `choice` prompts at chance
-(`benchmarks.stub_server`), except that every query of one context is held until the test
+(`tests.stub_server`), except that every query of one context is held until the test
 releases it: the shard's other samples finish and Inspect flushes them to the bucket, while
 the held one keeps the run from ending. The store
 is a server of the test's own whose writes survive a restart, as a real store's do.
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, read_eval_log_sample_summaries
 
-from benchmarks.stub_server import StubServer, choice_reply, start_stub_server
 from heedbench.evals.choice import choice_dataset
 from heedbench.report.cli import main as heedbench
 from heedbench.report.load import load_runs
@@ -34,6 +33,7 @@ from tests.s3.storage import (
     run,
     start,
 )
+from tests.stub_server import StubServer, choice_reply, start_stub_server
 
 pytestmark = pytest.mark.s3
 MODEL = "openai-api/stub/target"

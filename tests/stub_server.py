@@ -20,7 +20,7 @@ prompt has been sent, so a re-run against a fresh server meets the same faults.
 Endpoints: POST /v1/chat/completions (and /chat/completions), GET /v1/models (and /models),
 GET /stats (counters as JSON), POST /stats/reset.
 
-Usage: python -m benchmarks.stub_server --latency 0.1 --port 8765
+Usage: python -m tests.stub_server --latency 0.1 --port 8765
 """
 
 import argparse
@@ -29,9 +29,11 @@ import json
 import random
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
+import urllib.request
 import uuid
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -414,6 +416,57 @@ def start_stub_server(
     server.thread = threading.Thread(target=server.serve_forever, name="stub-server", daemon=True)
     server.thread.start()
     return server, server.base_url
+
+
+class StubHandle:
+    """The stub, either in this process (a thread) or in a child process, behind one interface."""
+
+    def __init__(self, latency: float, in_child: bool, responder: str = "choice") -> None:
+        self.server: StubServer | None = None
+        self.child: subprocess.Popen[str] | None = None
+        if in_child:
+            command = [sys.executable, "-m", "tests.stub_server",
+                       "--latency", str(latency), "--port", "0",
+                       "--responder", responder]  # fmt: skip
+            self.child = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+            assert self.child.stdout is not None
+            line = self.child.stdout.readline()  # "stub serving http://127.0.0.1:PORT/v1 ..."
+            if not line.startswith("stub serving "):
+                self.child.kill()
+                raise SystemExit(f"stub server did not start: {line!r}")
+            self.base_url = line.split()[2]
+        else:
+            self.server, self.base_url = start_stub_server(latency, responder=responder)
+
+    def _control(self, method: str, path: str) -> dict[str, Any]:
+        root = self.base_url.removesuffix("/v1")
+        request = urllib.request.Request(
+            root + path, method=method, data=b"" if method == "POST" else None
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            result: dict[str, Any] = json.loads(response.read())
+        return result
+
+    def reset(self) -> None:
+        """Zero the stub's counters."""
+        if self.server is not None:
+            self.server.stats.reset()
+        else:
+            self._control("POST", "/stats/reset")
+
+    def snapshot(self) -> StubStatsSnapshot:
+        """The stub's counters."""
+        if self.server is not None:
+            return self.server.stats.snapshot()
+        return StubStatsSnapshot(**self._control("GET", "/stats"))
+
+    def stop(self) -> None:
+        """Shut the stub down."""
+        if self.server is not None:
+            self.server.stop()
+        if self.child is not None:
+            self.child.terminate()
+            self.child.wait(timeout=10)
 
 
 def _interrupt(signum: int, frame: object) -> None:
