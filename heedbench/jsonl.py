@@ -86,8 +86,12 @@ def first_problem(error: ValidationError) -> str:
     return f"field '{where}': {detail['msg']}" if where else detail["msg"]
 
 
-def read_models(path: Path, model: type[M], error: type[ValueError]) -> list[M]:
+def read_models(
+    path: Path, model: type[M], error: type[ValueError], context: Any = None
+) -> list[M]:
     """Every record of a JSONL file validated as `model`, ids unique where it has an `id`.
+
+    `context` is pydantic's validation context (what the validators check against).
 
     Raises:
         error: as `jsonl_records`, or a record that breaks the schema, in one line naming
@@ -97,7 +101,7 @@ def read_models(path: Path, model: type[M], error: type[ValueError]) -> list[M]:
     for _, where, value in jsonl_records(path, error):
         named = f"{where} ({value['id']})" if isinstance(value, dict) and "id" in value else where
         try:
-            records.append((named, model.model_validate(value)))
+            records.append((named, model.model_validate(value, context=context)))
         except ValidationError as problem:
             raise error(f"{named}: {first_problem(problem)}") from None
     if "id" not in model.model_fields:

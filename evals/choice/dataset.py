@@ -9,15 +9,26 @@ twins of each other, so leaving one out would still show the scored context's tw
 
 import json
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from heedbench import params
 from heedbench.errors import InputError
-from heedbench.jsonl import jsonl_records, reject_duplicates
+from heedbench.jsonl import first_problem, read_models
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
 from heedbench.scorers.choice.context_blind import (
@@ -28,7 +39,6 @@ from heedbench.scorers.choice.context_blind import (
 
 OBJECTS_FILE = "objects.json"
 CONTEXTS_FILE = "contexts.jsonl"
-REQUIRED_FIELDS = ("id", "context", "preference")
 MIN_SETS = 2
 PREVIOUS_VERSIONS = ("v3", "v2")
 """Earlier shipped data, loadable by name with `-T data=<name>` (subfolders of the data)."""
@@ -40,23 +50,112 @@ class ChoiceDataError(InputError):
     """A data file breaks the `choice` schema; the message names file, record and field."""
 
 
-@dataclass(frozen=True)
-class ChoiceContext:
-    """One context and the model user's weak order over every object."""
+Text = Annotated[str, StringConstraints(pattern=r"\S")]
+"""A string with something in it."""
 
-    id: str
-    context: str
-    order: WeakOrder
+
+def _problem(message: str) -> PydanticCustomError:
+    return PydanticCustomError("contract", message)
+
+
+def _object_name(name: str) -> str:
+    if "," in name:
+        raise _problem(f"object {name!r} contains a comma")
+    return name
+
+
+def _twin_ids(value: Any) -> dict[str, str]:
+    if not isinstance(value, list) or not all(isinstance(twin, str) for twin in value):
+        raise _problem("must be a list of context ids")
+    return dict.fromkeys(value, "")
+
+
+def _no_irrelevant(value: Any) -> None:
+    raise _problem(
+        "no longer read; put those objects in the last set of 'preference', which must hold "
+        "every object"
+    )
+
+
+def _levels(value: Any) -> Any:
+    if value is not None and not isinstance(value, list):
+        raise _problem("must be a list of level names")
+    return value or ()
+
+
+class ObjectList(BaseModel):
+    """`objects.json`: `{"objects": [name, ...]}`, names unique and free of commas."""
+
+    objects: list[Annotated[Text, AfterValidator(_object_name)]] = Field(min_length=1)
+
+    @field_validator("objects")
+    @classmethod
+    def _unique(cls, objects: list[str]) -> list[str]:
+        for index, name in enumerate(objects):
+            if name in objects[:index]:
+                raise _problem(f"object {name!r} is listed twice (objects[{index}])")
+        return objects
+
+
+class ChoiceContext(BaseModel):
+    """A `contexts.jsonl` record: one context and the model user's weak order over every object.
+
+    `preference` (read into `order`) is the whole weak order: indifference sets, most relevant
+    first, that together hold every object of `objects.json` exactly once (validated against
+    the objects passed as the validation context). An object left out is an error, never an
+    implicit last set.
+    """
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+    id: Text
+    context: Text
+    irrelevant: Annotated[None, BeforeValidator(_no_irrelevant)] = None
+    """Read by version 1; refused with what to do instead."""
+    order: list[list[str]] = Field(alias="preference")
     """Indifference sets, most relevant first; together they hold each object exactly once."""
-    destination: str = ""
-    condition: str = ""
-    rationale: str = ""
-    levels: tuple[str, ...] = ()
+    destination: Annotated[str, BeforeValidator(str)] = ""
+    condition: Annotated[str, BeforeValidator(str)] = ""
+    rationale: Annotated[str, BeforeValidator(str)] = ""
+    levels: Annotated[tuple[Text, ...], BeforeValidator(_levels)] = ()
     """Optional names of the sets' levels (e.g. essential, useful, incidental, no role)."""
-    factors: dict[str, str] = field(default_factory=dict)
+    factors: dict[str, Text] = {}
     """What the context is made of, factor by factor (destination, companion, sky, ...)."""
-    twins: dict[str, str] = field(default_factory=dict)
-    """Earlier contexts this one is a minimal twin of, each with the one factor they differ in."""
+    twins: Annotated[dict[str, str], BeforeValidator(_twin_ids)] = {}
+    """Earlier contexts this one is a minimal twin of, each with the one factor they differ in
+    (filled in by `load_contexts`)."""
+
+    @field_validator("order")
+    @classmethod
+    def _partition(cls, order: WeakOrder, info: ValidationInfo) -> WeakOrder:
+        if len(order) < MIN_SETS:
+            raise _problem(
+                f"{len(order)} indifference set(s); a preference needs at least {MIN_SETS} "
+                "(one set would state no strict preference at all)"
+            )
+        objects: list[str] = (info.context or {})["objects"]
+        seen: set[str] = set()
+        for level, indifference_set in enumerate(order):
+            if not indifference_set:
+                raise _problem(f"set {level}: an indifference set must be a non-empty list")
+            for obj in indifference_set:
+                if obj not in objects:
+                    raise _problem(f"set {level}: unknown object {obj!r}")
+                if obj in seen:
+                    raise _problem(f"set {level}: object {obj!r} appears more than once")
+                seen.add(obj)
+        missing = [obj for obj in objects if obj not in seen]
+        if missing:
+            raise _problem(f"every object must be placed in one set; missing: {', '.join(missing)}")
+        return order
+
+    @field_validator("levels")
+    @classmethod
+    def _one_name_per_set(cls, levels: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        sets = len(info.data.get("order", ()))
+        if levels and len(levels) != sets:
+            raise _problem(f"{len(levels)} name(s) for {sets} indifference sets")
+        return levels
 
 
 def default_data_dir() -> Path:
@@ -77,116 +176,18 @@ def resolve_data_dir(data: str | Path | None) -> Path:
     return Path(data)
 
 
-def _check_levels(where: str, levels: Any, sets: int) -> tuple[str, ...]:
-    if not isinstance(levels, list) or not all(
-        isinstance(name, str) and name.strip() for name in levels
-    ):
-        raise ChoiceDataError(f"{where}, field 'levels': must be a list of level names")
-    if len(levels) != sets:
-        raise ChoiceDataError(
-            f"{where}, field 'levels': {len(levels)} name(s) for {sets} indifference sets"
-        )
-    return tuple(levels)
-
-
 def load_objects(path: Path) -> list[str]:
-    """Read `objects.json`: `{"objects": [name, ...]}` with unique, comma-free names."""
+    """Read `objects.json` (`ObjectList`)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = json.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError as error:
         raise ChoiceDataError(f"{path}: not UTF-8 text; save the file as UTF-8") from error
     except (OSError, json.JSONDecodeError) as error:
         raise ChoiceDataError(f"{path}: cannot read objects: {error}") from error
-    objects = raw.get("objects") if isinstance(raw, dict) else None
-    if not isinstance(objects, list) or not objects:
-        raise ChoiceDataError(f"{path}: field 'objects' must be a non-empty list of names")
-    seen: set[str] = set()
-    for index, name in enumerate(objects):
-        where = f"{path}: objects[{index}]"
-        if not isinstance(name, str) or not name.strip():
-            raise ChoiceDataError(f"{where}: an object name must be a non-empty string")
-        if "," in name:
-            raise ChoiceDataError(f"{where}: object {name!r} contains a comma")
-        if name in seen:
-            raise ChoiceDataError(f"{where}: object {name!r} is listed twice")
-        seen.add(name)
-    return list(objects)
-
-
-def _check_partition(where: str, order: Any, objects: list[str]) -> WeakOrder:
-    """`preference` must place every object in exactly one of at least two sets."""
-    field = f"{where}, field 'preference'"
-    if not isinstance(order, list):
-        raise ChoiceDataError(f"{field}: must be a list of indifference sets (lists of objects)")
-    if len(order) < MIN_SETS:
-        raise ChoiceDataError(
-            f"{field}: {len(order)} indifference set(s); a preference needs at least "
-            f"{MIN_SETS} (one set would state no strict preference at all)"
-        )
-    known = set(objects)
-    seen: set[str] = set()
-    for level, indifference_set in enumerate(order):
-        if not isinstance(indifference_set, list) or not indifference_set:
-            raise ChoiceDataError(
-                f"{field}[{level}]: an indifference set must be a non-empty list of objects"
-            )
-        for obj in indifference_set:
-            if obj not in known:
-                raise ChoiceDataError(f"{field}[{level}]: unknown object {obj!r}")
-            if obj in seen:
-                raise ChoiceDataError(f"{field}[{level}]: object {obj!r} appears more than once")
-            seen.add(obj)
-    missing = [obj for obj in objects if obj not in seen]
-    if missing:
-        raise ChoiceDataError(
-            f"{field}: every object must be placed in one set; missing: {', '.join(missing)}"
-        )
-    return [list(level) for level in order]
-
-
-def parse_context(record: Any, where: str, objects: list[str]) -> ChoiceContext:
-    """Validate one JSONL record against the object list.
-
-    `preference` is the model user's whole weak order: indifference sets, most relevant
-    first, that together hold every object of `objects.json` exactly once. An object left
-    out is an error, never an implicit last set.
-    """
-    if not isinstance(record, dict):
-        raise ChoiceDataError(f"{where}: a record must be a JSON object")
-    for name in REQUIRED_FIELDS:
-        if name not in record:
-            raise ChoiceDataError(f"{where}, field '{name}': missing")
-    if not isinstance(record["id"], str) or not record["id"].strip():
-        raise ChoiceDataError(f"{where}, field 'id': must be a non-empty string")
-    if not isinstance(record["context"], str) or not record["context"].strip():
-        raise ChoiceDataError(f"{where}, field 'context': must be a non-empty string")
-    where = f"{where} (id {record['id']!r})"
-    if "irrelevant" in record:
-        raise ChoiceDataError(
-            f"{where}, field 'irrelevant': no longer read; put those objects in the last set "
-            "of 'preference', which must hold every object"
-        )
-    order = _check_partition(where, record["preference"], objects)
-    levels = record.get("levels")
-    factors = record.get("factors", {})
-    if not isinstance(factors, dict) or not all(
-        isinstance(value, str) and value.strip() for value in factors.values()
-    ):
-        raise ChoiceDataError(f"{where}, field 'factors': must map each factor to a value")
-    twins = record.get("twins", [])
-    if not isinstance(twins, list) or not all(isinstance(twin, str) for twin in twins):
-        raise ChoiceDataError(f"{where}, field 'twins': must be a list of context ids")
-    return ChoiceContext(
-        id=record["id"],
-        context=record["context"],
-        order=order,
-        destination=str(record.get("destination", "")),
-        condition=str(record.get("condition", "")),
-        rationale=str(record.get("rationale", "")),
-        levels=() if levels is None else _check_levels(where, levels, len(order)),
-        factors=dict(factors),
-        twins=dict.fromkeys(twins, ""),
-    )
+    try:
+        return ObjectList.model_validate(raw).objects
+    except ValidationError as error:
+        raise ChoiceDataError(f"{path}: {first_problem(error)}") from None
 
 
 def _check_factors(path: Path, contexts: list[ChoiceContext]) -> None:
@@ -197,38 +198,28 @@ def _check_factors(path: Path, contexts: list[ChoiceContext]) -> None:
     names = sorted(contexts[0].factors)
     by_id = {context.id: context for context in contexts}
     for line, context in enumerate(contexts, start=1):
-        where = f"{path}: record {line} (id {context.id!r})"
+        where = f"{path}: record {line} ({context.id}): field"
         if sorted(context.factors) != names:
             raise ChoiceDataError(
-                f"{where}, field 'factors': names {', '.join(sorted(context.factors)) or 'none'}; "
+                f"{where} 'factors': names {', '.join(sorted(context.factors)) or 'none'}; "
                 f"the first record names {', '.join(names) or 'none'}"
             )
         for twin in context.twins:
             other = by_id.get(twin)
             if other is None or other is context:
-                raise ChoiceDataError(f"{where}, field 'twins': {twin!r} is not another context")
+                raise ChoiceDataError(f"{where} 'twins': {twin!r} is not another context")
             differing = [name for name in names if context.factors[name] != other.factors[name]]
             if len(differing) != 1:
                 raise ChoiceDataError(
-                    f"{where}, field 'twins': a twin differs in exactly one factor; {twin!r} "
+                    f"{where} 'twins': a twin differs in exactly one factor; {twin!r} "
                     f"differs in {len(differing)} ({', '.join(differing) or 'none'})"
                 )
             context.twins[twin] = differing[0]
 
 
 def load_contexts(path: Path, objects: list[str]) -> list[ChoiceContext]:
-    """Read and validate `contexts.jsonl`, one context per line."""
-    contexts = reject_duplicates(
-        ((where, parse_context(record, where, objects))
-         for _, where, record in jsonl_records(path, ChoiceDataError)),
-        key=lambda context: context.id,
-        duplicate=lambda where, key, first: ChoiceDataError(
-            f"{where}, field 'id': duplicate context id {key!r} (first at {first})"
-        ),
-        first_label=lambda where: where.rsplit(": ", 1)[-1],
-    )  # fmt: skip
-    if not contexts:
-        raise ChoiceDataError(f"{path}: no contexts")
+    """Read and validate `contexts.jsonl` (`ChoiceContext`), one context per line."""
+    contexts = read_models(path, ChoiceContext, ChoiceDataError, context={"objects": objects})
     _check_factors(path, contexts)
     return contexts
 

@@ -101,67 +101,70 @@ def test_a_full_partition_loads_as_the_user_order(tmp_path: Path) -> None:
     [
         (
             [record(preference=[["umbrella", "raincoat"], ["umbrella", "sunglasses", "keys"]])],
-            r"record 1 \(id 'rain'\), field 'preference'\[1\]: object 'umbrella' appears more than once",
+            r"record 1 \(rain\): field 'preference': set 1: object 'umbrella' appears more than once",
         ),
         (
             [record(preference=[["umbrella", "towel"], ["raincoat", "sunglasses", "keys"]])],
-            r"record 1 \(id 'rain'\), field 'preference'\[0\]: unknown object 'towel'",
+            r"record 1 \(rain\): field 'preference': set 0: unknown object 'towel'",
         ),
         (
             [record(preference=[["umbrella", "raincoat"], ["sunglasses"]])],
-            r"record 1 \(id 'rain'\), field 'preference': every object must be placed in one "
+            r"record 1 \(rain\): field 'preference': every object must be placed in one "
             r"set; missing: keys",
         ),
         (
             [record(preference=[["umbrella"], [], ["raincoat", "sunglasses", "keys"]])],
-            r"field 'preference'\[1\]: an indifference set must be a non-empty list",
+            r"field 'preference': set 1: an indifference set must be a non-empty list",
         ),
         (
             [record(preference=[["umbrella", "raincoat", "sunglasses", "keys"]])],
             r"field 'preference': 1 indifference set\(s\); a preference needs at least 2",
         ),
         ([record(preference=[])], r"field 'preference': 0 indifference set\(s\)"),
-        ([record(preference={"top": ["umbrella"]})], r"field 'preference': must be a list"),
+        (
+            [record(preference={"top": ["umbrella"]})],
+            r"field 'preference': Input should be a valid list",
+        ),
         (
             [record(), record()],
-            r"record 2, field 'id': duplicate context id 'rain' \(first at record 1\)",
+            r"record 2 \(rain\): duplicate id 'rain' \(first at .*record 1 \(rain\)\)",
         ),
         (
             [record(preference=[["umbrella", "raincoat"]], irrelevant=["sunglasses", "keys"])],
-            r"record 1 \(id 'rain'\), field 'irrelevant': no longer read; put those objects in "
+            r"record 1 \(rain\): field 'irrelevant': no longer read; put those objects in "
             r"the last set of 'preference'",
         ),
-        ([{"id": "x", "context": "c"}], r"record 1, field 'preference': missing"),
+        ([{"id": "x", "context": "c"}], r"record 1 \(x\): field 'preference': Field required"),
         (["{not json"], r"record 1: not valid JSON"),
         (
             [record(levels=["essential"])],
-            r"record 1 \(id 'rain'\), field 'levels': 1 name\(s\) for 2 indifference sets",
+            r"record 1 \(rain\): field 'levels': 1 name\(s\) for 2 indifference sets",
         ),
         (
             [record(levels="essential, no role")],
-            r"record 1 \(id 'rain'\), field 'levels': must be a list of level names",
+            r"record 1 \(rain\): field 'levels': must be a list of level names",
         ),
         (
             [record(factors=["rain"])],
-            r"record 1 \(id 'rain'\), field 'factors': must map each factor to a value",
+            r"record 1 \(rain\): field 'factors': Input should be a valid dictionary",
         ),
         (
             [record(factors={"sky": "rain"}), record(id="sun", factors={"weather": "sun"})],
-            r"record 2 \(id 'sun'\), field 'factors': names weather; the first record names sky",
+            r"record 2 \(sun\): field 'factors': names weather; the first record names sky",
         ),
         (
             [
                 record(factors={"sky": "rain"}),
                 record(id="sun", factors={"sky": "sun"}, twins=["moon"]),
             ],
-            r"record 2 \(id 'sun'\), field 'twins': 'moon' is not another context",
+            r"record 2 \(sun\): field 'twins': 'moon' is not another context",
         ),
         (
             [
                 record(factors={"sky": "rain", "companion": "dog"}),
                 record(id="sun", factors={"sky": "sun", "companion": "alone"}, twins=["rain"]),
             ],
-            r"record 2 \(id 'sun'\), field 'twins': a twin differs in exactly one factor; "
+            r"record 2 \(sun\): field 'twins': a twin differs in exactly one factor; "
             r"'rain' differs in 2 \(companion, sky\)",
         ),
     ],
@@ -174,10 +177,19 @@ def test_malformed_records_are_rejected(tmp_path: Path, records: list[Any], mess
 
 
 def test_malformed_object_lists_are_rejected(tmp_path: Path) -> None:
-    with pytest.raises(ChoiceDataError, match=r"objects\[2\]: object 'umbrella' is listed twice"):
+    twice = r"field 'objects': object 'umbrella' is listed twice \(objects\[2\]\)"
+    with pytest.raises(ChoiceDataError, match=twice):
         choice_dataset(write_data(tmp_path, [record()], ["umbrella", "raincoat", "umbrella"]))
-    with pytest.raises(ChoiceDataError, match=r"objects\[1\]: object 'a, b' contains a comma"):
+    with pytest.raises(ChoiceDataError, match=r"field 'objects.1': object 'a, b' contains a comma"):
         choice_dataset(write_data(tmp_path, [record()], ["umbrella", "a, b", "raincoat"]))
+
+
+def test_both_files_may_start_with_a_byte_order_mark(tmp_path: Path) -> None:
+    folder = write_data(tmp_path, [record()])
+    for name in ("objects.json", "contexts.jsonl"):
+        path = folder / name
+        path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert [sample.id for sample in choice_dataset(folder)] == ["rain"]
 
 
 def test_named_levels_load_with_the_context(tmp_path: Path) -> None:
