@@ -158,11 +158,7 @@ def all_indifferent(order: Sequence[Sequence[str]]) -> WeakOrder:
 
 
 def _orders(samples: Iterable[Sample]) -> list[WeakOrder]:
-    orders = []
-    for sample in samples:
-        assert sample.metadata is not None
-        orders.append(sample.metadata["user_order"])
-    return orders
+    return [(sample.metadata or {})["user_order"] for sample in samples]
 
 
 def _blind(sample: Sample) -> WeakOrder | None:
@@ -280,16 +276,8 @@ def context_blind_rows(
     for name, read in readings(factors):
         what = name if len(read) == 1 else f"{name} ({', '.join(read)})"
         orders = [factor_order(pool, target, objects, read) for pool, target in pools]
-        rows.append(
-            _exact_row(
-                "factor",
-                f"reads only the {what}",
-                "exact, factors",
-                samples=chosen,
-                chosen=orders,
-                p=p,
-            )
-        )
+        rows.append(_exact_row("factor", f"reads only the {what}", "exact, factors",
+                               samples=chosen, chosen=orders, p=p))  # fmt: skip
     orders = [additive_order(pool, target, objects, factors) for pool, target in pools]
     label = "every factor, shifts added"
     rows.append(_exact_row("additive", label, "exact, factors", samples=chosen, chosen=orders, p=p))
@@ -337,17 +325,9 @@ class _SimulatedChanceQuerier(ChoiceQuerier):
 
 
 async def _simulate(
-    samples: list[Sample],
-    method: str,
-    template: str,
-    *,
-    seed: int,
-    score_low: int,
-    score_high: int,
-    p: float,
-    validity: Validity,
-    chance_seed: int,
-) -> tuple[list[dict[str, float]], list[Relation]]:
+    samples: list[Sample], *, method: str, template: str, seed: int, score_low: int,
+    score_high: int, p: float, validity: Validity, chance_seed: int,
+) -> tuple[list[dict[str, float]], list[Relation]]:  # fmt: skip
     runner = method_runner(method, validity)
     # never called (the querier answers itself): the chance baseline simulated offline for the
     # report's reference rows, outside any task
@@ -442,39 +422,19 @@ def chance_row(
     seed)` and `-T seed`): the presentation order and the prompts follow from them. The
     simulation is cached (see `cache_dir`).
     """
-    chosen = resolve_template(method, template)
-    settings = {
-        "method": method,
-        "template": chosen,
-        "seed": seed,
-        "range": [score_low, score_high],
-        "p": p,
-        "validity": validity,
+    settings: dict[str, Any] = {
+        "method": method, "template": resolve_template(method, template), "seed": seed,
+        "score_low": score_low, "score_high": score_high, "p": p, "validity": validity,
         "chance_seed": chance_seed,
-    }
-    found = _cached(
-        settings,
-        list(samples),
-        lambda: asyncio.run(
-            _simulate(
-                list(samples),
-                method,
-                chosen,
-                seed=seed,
-                score_low=score_low,
-                score_high=score_high,
-                p=p,
-                validity=validity,
-                chance_seed=chance_seed,
-            )
-        ),
-    )
+    }  # fmt: skip
+    chosen = list(samples)
+    found = _cached(settings, chosen, lambda: asyncio.run(_simulate(chosen, **settings)))
     return ReferenceRow(
         kind="chance",
         label=f"chance ({CHANCE_MODEL}, -M seed={chance_seed})",
         how="simulated",
         method=method,
-        template=chosen,
+        template=settings["template"],
         values=tuple(found["values"]),
         contrast={factor: tuple(v) for factor, v in found["contrast"].items()},
     )
@@ -577,25 +537,12 @@ def rows_on(
     rows = data_rows(samples, p) + context_blind_rows(
         samples, p, pool=everyone, fixed_pool=split_pool(data)
     )
+    scale: dict[str, Any] = {"score_low": score_low, "score_high": score_high, "p": p}
     for method, template in designs if designs is not None else DEFAULT_TEMPLATE.items():
-        rows.append(
-            chance_row(
-                samples,
-                method,
-                template,
-                seed=seed,
-                score_low=score_low,
-                score_high=score_high,
-                p=p,
-                validity=validity,
-                chance_seed=chance_seed,
-            )
-        )
-        expected = expected_chance_row(
-            samples, method, template, score_low=score_low, score_high=score_high, p=p
-        )
-        if expected is not None:
-            rows.append(expected)
+        chance = chance_row(samples, method, template, seed=seed, validity=validity,
+                            chance_seed=chance_seed, **scale)  # fmt: skip
+        expected = expected_chance_row(samples, method, template, **scale)
+        rows += [chance] if expected is None else [chance, expected]
     return rows
 
 
@@ -659,22 +606,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ValueError as error:
         parser.error(str(error))
     with contextlib.redirect_stdout(sys.stderr):  # Inspect's start-up banner: not a row
-        rows = _rows(args, contexts)
+        rows = reference_rows(args.data, n=args.n, seed=args.seed, p=args.p,
+                              validity=args.validity, chance_seed=args.chance_seed,
+                              contexts=contexts)  # fmt: skip
     strict = [len(strict_pairs(order)) for order in _orders(chosen)]
     print(f"{len(strict)} contexts, {statistics.fmean(strict):.1f} strict pairs on average\n")
     print(markdown_table(rows))
-
-
-def _rows(args: argparse.Namespace, contexts: list[str] | None) -> list[ReferenceRow]:
-    return reference_rows(
-        args.data,
-        n=args.n,
-        seed=args.seed,
-        p=args.p,
-        validity="strict" if args.validity == "strict" else "lenient",
-        chance_seed=args.chance_seed,
-        contexts=contexts,
-    )
 
 
 if __name__ == "__main__":
