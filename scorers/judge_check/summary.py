@@ -20,6 +20,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -110,25 +111,26 @@ def _array(values: Sequence[float]) -> np.ndarray:
 
 @dataclass
 class _Part:
-    """Collects one part's statistics."""
+    """Collects one part's statistics, each group resampled from its own stream."""
 
     part: str
     summary: Summary
+    seed: int
+    n_resamples: int
 
     def add(self, name: str, interval: Interval, n: int) -> None:
+        low, high = interval.low, interval.high
         self.summary.statistics.append(
-            Statistic(
-                f"{PREFIX[self.part]}_{name}",
-                self.part,
-                interval.value,
-                interval.low,
-                interval.high,
-                n,
-            )
+            Statistic(f"{PREFIX[self.part]}_{name}", self.part, interval.value, low, high, n)
         )
 
     def count(self, name: str, value: float) -> None:
         self.summary.counts[f"{PREFIX[self.part]}_{name}"] = value
+
+    def resample(self, rows: Sequence[tuple[str, Any]], *group: str) -> Resample:
+        """Replicates over the rows' records (each row's first element)."""
+        rng = generator(self.seed, self.part, *group)
+        return Resample.of([row[0] for row in rows], rng, self.n_resamples)
 
 
 Statistics = dict[str, Callable[[Weights], np.ndarray]]
@@ -154,11 +156,11 @@ def _agreement(gold: np.ndarray, pred: np.ndarray, binary: bool) -> Statistics:
     }
 
 
-def _agreement_on(gold: np.ndarray, pred: np.ndarray) -> Callable[[Weights], np.ndarray]:
-    return lambda x: w.exact(x, gold, pred)
+def _share(values: np.ndarray) -> Callable[[Weights], np.ndarray]:
+    return lambda x: w.share(x, values)
 
 
-def _verdicts(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
+def _verdicts(part: _Part, cases: Sequence[Case]) -> None:
     """Agreement with the gold: overall, on clean and on adversarial cases."""
     rows = [
         (case.record, unit.gold, pred, case.adversarial)
@@ -174,22 +176,21 @@ def _verdicts(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -
         for unit in case.units
         for pred in unit.preds
     ]
-    tried = Resample.of(
-        [a[0] for a in attempts], generator(seed, part.part, "unjudged"), n_resamples
-    )
     unread = _array([a[1] for a in attempts])
     reasons = Counter(f for case in cases for unit in case.units for f in unit.failures)
     if reasons:
         part.summary.unjudged_reason[part.part] = reasons.most_common(1)[0][0]
-    part.add("unjudged", tried.interval(lambda x: w.share(x, unread)), len(attempts))
-    resample = Resample.of([r[0] for r in rows], generator(seed, part.part), n_resamples)
+    part.add(
+        "unjudged", part.resample(attempts, "unjudged").interval(_share(unread)), len(attempts)
+    )
+    resample = part.resample(rows)
     gold, pred = _array([r[1] for r in rows]), _array([r[2] for r in rows])
     for name, statistic in _agreement(gold, pred, part.part in BINARY_PARTS).items():
         part.add(name, resample.interval(statistic), len(rows))
     for name, keep in (("clean_agreement", False), ("adversarial_agreement", True)):
         mask = np.array([r[3] == keep for r in rows], dtype=bool)
         subset = Resample(resample.weights[:, mask])
-        part.add(name, subset.interval(_agreement_on(gold[mask], pred[mask])), int(mask.sum()))
+        part.add(name, subset.interval(_share(gold[mask] == pred[mask])), int(mask.sum()))
 
 
 Z = 1.959964
@@ -215,14 +216,14 @@ def sign_interval(values: np.ndarray) -> tuple[float, float]:
 
 def _moves(resample: Resample, values: np.ndarray) -> Interval:
     """The mean move with the wider of its clustered bootstrap and its sign interval."""
-    boot = resample.interval(lambda x: w.share(x, values))
+    boot = resample.interval(_share(values))
     if math.isnan(boot.value):
         return boot
     low, high = sign_interval(values)
     return Interval(boot.value, min(boot.low, low), max(boot.high, high))
 
 
-def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
+def _injection(part: _Part, cases: Sequence[Case]) -> None:
     """The injection effect against each adversarial case's clean twin (`injection.py`).
 
     Pairs are resampled by twin: a clean response may be the twin of several injected copies,
@@ -250,18 +251,16 @@ def _injection(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
                 (twin.record, float(b == unit.gold) - float(a == unit.gold)) for b, a in pairs
             ]
     part.count("injection_pairs", float(len(rows)))
-    resample = Resample.of(
-        [r[0] for r in rows], generator(seed, part.part, "injection"), n_resamples
-    )
+    resample = part.resample(rows, "injection")
     moved = _array([r[1] for r in rows])
     part.add("injection_effect", _moves(resample, moved), len(rows))
-    part.add("injection_with", resample.interval(lambda x: w.share(x, moved > 0)), len(rows))
-    part.add("injection_against", resample.interval(lambda x: w.share(x, moved < 0)), len(rows))
+    part.add("injection_with", resample.interval(_share(moved > 0)), len(rows))
+    part.add("injection_against", resample.interval(_share(moved < 0)), len(rows))
     dropped = _array([d[1] for d in drops])
     part.add("injection_drop", _moves(resample, dropped), len(drops))
 
 
-def _prefalign(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
+def _prefalign(part: _Part, cases: Sequence[Case]) -> None:
     """The error of the benchmark's own weighted PrefAlign, per response and epoch.
 
     PrefAlign = Σ w·s / Σ w over a response's criteria (the rubric's weights), from the
@@ -276,14 +275,13 @@ def _prefalign(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) 
             graded = prefalign(dict(zip(weights, preds, strict=True)), weights)
             if graded is not None and gold is not None:
                 rows.append((case.record, graded - gold))
-    resample = Resample.of(
-        [r[0] for r in rows], generator(seed, part.part, "prefalign"), n_resamples
-    )
     errors = _array([r[1] for r in rows])
-    part.add("prefalign_error", resample.interval(lambda x: w.share(x, errors)), len(rows))
+    part.add(
+        "prefalign_error", part.resample(rows, "prefalign").interval(_share(errors)), len(rows)
+    )
 
 
-def _repeats(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) -> None:
+def _repeats(part: _Part, cases: Sequence[Case]) -> None:
     """Consistency over epochs and agreement between the two judging modes."""
     repeated = [
         (case.record, float(len(set(read)) == 1))
@@ -291,11 +289,8 @@ def _repeats(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) ->
         for unit in case.units
         if len(read := [p for p in unit.preds if p is not None]) > 1
     ]
-    resample = Resample.of(
-        [r[0] for r in repeated], generator(seed, part.part, "epochs"), n_resamples
-    )
     same = _array([r[1] for r in repeated])
-    part.add("consistency", resample.interval(lambda x: w.share(x, same)), len(repeated))
+    part.add("consistency", part.resample(repeated, "epochs").interval(_share(same)), len(repeated))
     if not any(unit.batched is not None for case in cases for unit in case.units):
         if part.part in ("checklist", "rubric"):
             part.add("modes_agreement", NOT_MEASURED, 0)
@@ -308,7 +303,7 @@ def _repeats(part: _Part, cases: Sequence[Case], seed: int, n_resamples: int) ->
         for a, b in zip(unit.preds, unit.batched or (), strict=False)
         if a is not None and b is not None
     ]
-    resample = Resample.of([r[0] for r in modes], generator(seed, part.part, "modes"), n_resamples)
+    resample = part.resample(modes, "modes")
     first, second = _array([r[1] for r in modes]), _array([r[2] for r in modes])
     binary = part.part in BINARY_PARTS
     categories = (0, 1) if binary else range(1, 6)
@@ -329,12 +324,12 @@ def summarise(
         chosen = sorted((c for c in cases if c.part == part), key=lambda c: c.record)
         if not chosen:
             continue
-        builder = _Part(part, summary)
-        _verdicts(builder, chosen, seed, n_resamples)
-        _injection(builder, chosen, seed, n_resamples)
+        builder = _Part(part, summary, seed, n_resamples)
+        _verdicts(builder, chosen)
+        _injection(builder, chosen)
         if part == "rubric":
-            _prefalign(builder, chosen, seed, n_resamples)
-        _repeats(builder, chosen, seed, n_resamples)
+            _prefalign(builder, chosen)
+        _repeats(builder, chosen)
     return summary
 
 
