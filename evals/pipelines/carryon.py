@@ -15,16 +15,18 @@ shipped queries can be rebuilt too.
 
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import AfterValidator, BaseModel, StringConstraints
+from pydantic_core import PydanticCustomError
 
 from heedbench import params
 from heedbench.errors import InputError
 from heedbench.evals.carryon.dataset import SAFETY_CATEGORIES
 from heedbench.evals.pipelines.logs import BuiltSample, read_build_samples
-from heedbench.jsonl import jsonl_records, reject_duplicates
+from heedbench.jsonl import read_models
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.pipelines.checks import candidates_built, checklist_built
@@ -38,45 +40,37 @@ from heedbench.solvers.pipelines.carryon_steps import (
 CANDIDATES_TASK = "carryon_candidates"
 CHECKLIST_TASK = "carryon_checklist"
 CATEGORY_ALL = "all"
-_QUERY_FIELDS = ("id", "category", "query", "intent")
 
 
 class CarryOnBuildError(InputError):
     """Build input that cannot be used; the message names file, record and field."""
 
 
-def _query(record: Any, where: str) -> dict[str, str]:
-    if not isinstance(record, Mapping):
-        raise CarryOnBuildError(f"{where}: a record must be a JSON object")
-    fields: dict[str, str] = {}
-    for field in _QUERY_FIELDS:
-        value = record.get(field)
-        if not isinstance(value, str) or not value.strip():
-            raise CarryOnBuildError(f"{where}, field '{field}': missing or not a non-empty string")
-        fields[field] = value.strip()
-        if field == "id":
-            where = f"{where} (id {fields['id']!r})"
-    if fields["category"] not in SAFETY_CATEGORIES:
-        raise CarryOnBuildError(
-            f"{where}, field 'category': unknown category {fields['category']!r}; use one of "
-            f"{', '.join(SAFETY_CATEGORIES)}"
+Stripped = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+
+
+def _category(value: str) -> str:
+    if value not in SAFETY_CATEGORIES:
+        raise PydanticCustomError(
+            "category", f"unknown category {value!r}; use one of {', '.join(SAFETY_CATEGORIES)}"
         )
-    subcategory = record.get("subcategory")
-    if subcategory is not None and not isinstance(subcategory, str):
-        raise CarryOnBuildError(f"{where}, field 'subcategory': must be a string")
-    return {**fields, "subcategory": (subcategory or "").strip()}
+    return value
+
+
+class BuildQuery(BaseModel):
+    """A query to build a checklist for; other fields of the record are ignored."""
+
+    id: Stripped
+    category: Annotated[Stripped, AfterValidator(_category)]
+    query: Stripped
+    intent: Stripped
+    subcategory: Annotated[str, StringConstraints(strip_whitespace=True)] | None = None
 
 
 def load_build_queries(path: str | Path) -> list[dict[str, str]]:
     """Queries to build checklists for, validated; errors name file, record and field."""
-    return reject_duplicates(
-        ((where, _query(record, where)) for _, where, record in jsonl_records(
-            Path(path), CarryOnBuildError)),
-        key=lambda query: query["id"],
-        duplicate=lambda where, key, first: CarryOnBuildError(
-            f"{where} (id {key!r}), field 'id': duplicate query id (first at {first})"
-        ),
-    )  # fmt: skip
+    queries = read_models(Path(path), BuildQuery, CarryOnBuildError)
+    return [{**query.model_dump(), "subcategory": query.subcategory or ""} for query in queries]
 
 
 def role_list(name: str, value: Any) -> tuple[str, ...]:

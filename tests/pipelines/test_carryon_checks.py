@@ -187,7 +187,8 @@ def test_writing_refuses_a_file_that_would_not_load(tmp_path: Path) -> None:
 def test_build_input_errors_name_file_record_and_field(tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
     path.write_text(json.dumps({**QUERY, "category": "weather"}) + "\n")
-    with pytest.raises(CarryOnBuildError, match="record 1 \\(id 'q-1'\\), field 'category'"):
+    unknown = "record 1 \\(q-1\\): field 'category': unknown category 'weather'"
+    with pytest.raises(CarryOnBuildError, match=unknown):
         load_build_queries(path)
     path.write_text(json.dumps({**QUERY, "intent": ""}) + "\n")
     with pytest.raises(CarryOnBuildError, match="field 'intent'"):
