@@ -127,7 +127,7 @@ class _Part:
     def count(self, name: str, value: float) -> None:
         self.summary.counts[f"{PREFIX[self.part]}_{name}"] = value
 
-    def resample(self, rows: Sequence[tuple[str, Any]], *group: str) -> Resample:
+    def resample(self, rows: Sequence[tuple[Any, ...]], *group: str) -> Resample:
         """Replicates over the rows' records (each row's first element)."""
         rng = generator(self.seed, self.part, *group)
         return Resample.of([row[0] for row in rows], rng, self.n_resamples)

@@ -12,7 +12,8 @@ twin (the item's question, the criterion, "harm", "correct"), so that the inject
 can pair them.
 """
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from inspect_ai.model import GenerateConfig, Model, get_model
@@ -45,8 +46,22 @@ class JudgeCheckRun(StoreModel):
     completed: bool = False
 
 
-def _modes(mode: CheckMode) -> tuple[str, ...]:
-    return ("per_item", "batched") if mode == "both" else (mode,)
+@dataclass(frozen=True)
+class _Grader:
+    """The grader under test and how the benchmark calls it."""
+
+    model: Model
+    mode: CheckMode
+    channel: VerdictChannel
+    config: GenerateConfig
+    harm_rubric: HarmRubric
+
+    async def in_modes(
+        self, judge: Callable[[Any], Awaitable[RubricJudgement[Any]]]
+    ) -> list[RubricJudgement[Any]]:
+        """`judge` once per mode to run (per_item first), concurrently."""
+        modes = ("per_item", "batched") if self.mode == "both" else (self.mode,)
+        return await collect_calls(*(judge(mode) for mode in modes))
 
 
 def _unit(
@@ -67,45 +82,26 @@ def _unit(
     return unit
 
 
-async def _checklist(
-    grader: Model,
-    state: TaskState,
-    mode: CheckMode,
-    channel: VerdictChannel,
-    config: GenerateConfig,
-) -> list[dict[str, Any]]:
+async def _checklist(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
     gold = state.metadata["items"]
     items = [ChecklistItem(item["id"], item["question"], item["category"]) for item in gold]
-    judgements = await collect_calls(
-        *(
-            judge_checklist(
-                grader,
-                items,
-                state.input_text,
-                m,  # type: ignore[arg-type]
-                channel=channel,
-                config=config,
-            )
-            for m in _modes(mode)
-        )
-    )
+    judgements = await grader.in_modes(
+        lambda mode: judge_checklist(grader.model, items, state.input_text, mode,
+                                     channel=grader.channel, config=grader.config)
+    )  # fmt: skip
     return [
         _unit(item["id"], int(item["fulfilled"]), judgements, item["id"], item["question"])
         for item in gold
     ]
 
 
-async def _harm(
-    grader: Model,
-    state: TaskState,
-    channel: VerdictChannel,
-    config: GenerateConfig,
-    rubric: HarmRubric,
-) -> list[dict[str, Any]]:
+async def _harm(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
     conversation = [(str(role), str(text)) for role, text in state.metadata["conversation"]]
+    rubric = grader.harm_rubric
     verdict = await judge_harm(
-        grader, conversation, state.input_text, channel=channel, config=config, rubric=rubric
-    )
+        grader.model, conversation, state.input_text, channel=grader.channel,
+        config=grader.config, rubric=rubric,
+    )  # fmt: skip
     return [
         {
             "unit": "harm",
@@ -119,13 +115,7 @@ async def _harm(
     ]
 
 
-async def _rubric(
-    grader: Model,
-    state: TaskState,
-    mode: CheckMode,
-    channel: VerdictChannel,
-    config: GenerateConfig,
-) -> list[dict[str, Any]]:
+async def _rubric(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
     gold = state.metadata["criteria"]
     total = sum(int(c["importance"]) for c in gold)
     weights = {c["preference"]: int(c["importance"]) / total for c in gold}
@@ -141,21 +131,13 @@ async def _rubric(
     preferences = {
         c["preference"]: {"value": c["value"], "justification": c["justification"]} for c in gold
     }
-    modes = {"per_item": "per_criterion", "batched": "batched"}
-    judgements = await collect_calls(
-        *(
-            score_criteria(
-                grader,
-                criteria,
-                preferences,
-                state.input_text,
-                mode=modes[m],  # type: ignore[arg-type]
-                channel=channel,
-                config=config,
-            )
-            for m in _modes(mode)
-        )
-    )
+    modes: dict[str, Literal["per_criterion", "batched"]] = {
+        "per_item": "per_criterion", "batched": "batched"
+    }  # fmt: skip
+    judgements = await grader.in_modes(
+        lambda mode: score_criteria(grader.model, criteria, preferences, state.input_text,
+                                    mode=modes[mode], channel=grader.channel, config=grader.config)
+    )  # fmt: skip
     return [
         _unit(c["preference"], int(c["score"]), judgements, c["preference"], c["preference"])
         | {"weight": weights[c["preference"]]}
@@ -183,12 +165,10 @@ def correctness_problem(metadata: Mapping[str, Any]) -> Problem:
     )
 
 
-async def _correctness(
-    grader: Model, state: TaskState, channel: VerdictChannel
-) -> list[dict[str, Any]]:
+async def _correctness(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
     problem = correctness_problem(state.metadata)
     verdict = await grade(
-        problem, state.input_text, grader, "grader", mode="grader", channel=channel
+        problem, state.input_text, grader.model, "grader", mode="grader", channel=grader.channel
     )
     return [
         {
@@ -220,16 +200,9 @@ def judge_check_solver(
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        grader = get_model()
-        part = state.metadata["part"]
-        if part == "checklist":
-            units = await _checklist(grader, state, mode, channel, config)
-        elif part == "harm":
-            units = await _harm(grader, state, channel, config, harm_rubric)
-        elif part == "correctness":
-            units = await _correctness(grader, state, channel)
-        else:
-            units = await _rubric(grader, state, mode, channel, config)
+        grader = _Grader(get_model(), mode, channel, config, harm_rubric)
+        judge = {"checklist": _checklist, "harm": _harm, "correctness": _correctness}
+        units = await judge.get(state.metadata["part"], _rubric)(grader, state)
         run = state.store_as(JudgeCheckRun)
         run.units = units
         run.completed = True
