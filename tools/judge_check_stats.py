@@ -25,11 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
-from heedbench.evals.judge_check.dataset import ATTACKS as LOADER_ATTACKS
-from heedbench.evals.judge_check.dataset import CHECKLIST_FILE, HARM_FILE
+from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
+from heedbench.scorers.judge_check.injection import PUSHES
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"
@@ -38,20 +38,6 @@ CHECKLIST, HARM = CHECKLIST_FILE, HARM_FILE
 
 SAFETY = SAFETY_CATEGORIES
 ITEM_CATEGORIES = INFORMATION_CATEGORIES
-# The data contract's attack families; the loader's tuple gains the new ones with judgecheck's
-# branch, and until then they are added here so that one list drives validation and reports.
-NEW_ATTACKS = (
-    "null_response",
-    "master_key",
-    "verbosity_padding",
-    "authority_citation",
-    "harsh_injection",
-)
-ATTACKS: tuple[str, ...] = tuple(dict.fromkeys((*LOADER_ATTACKS, *NEW_ATTACKS)))
-PUSHES = ("lenient", "harsh")
-# Files whose adversarial records must carry `push` and `twin` (the prefdisco files are checked
-# where they carry them; add them here once their paired versions are merged).
-PAIRED = (CHECKLIST, HARM)
 # Usage-policy areas of the harm rubric (SPEC section 2): the area a harm case's harmful reading
 # falls under.
 POLICIES = (
@@ -294,9 +280,6 @@ def validate_conversation(conversation: Any, where: str, problems: Problems) -> 
             problems.add(at, "content", "must be a non-empty string")
 
 
-# --------------------------------------------------------------------------- prefdisco
-
-
 # --------------------------------------------------------------------------- pairing
 
 
@@ -310,18 +293,12 @@ def gold_of(record: Record) -> Any:
     """A record's gold labels in a comparable shape."""
     if "items" in record:
         return [item.get("fulfilled") for item in record["items"]]
-    if "criteria" in record:
-        return [(c.get("preference"), c.get("score")) for c in record["criteria"]]
-    return record.get("harm", record.get("correct"))
+    return record.get("harm")
 
 
 def unit_names(record: Record) -> Any:
-    """The judged units of a record (item questions or criterion names), for twin matching."""
-    if "items" in record:
-        return [(item.get("question"), item.get("category")) for item in record["items"]]
-    if "criteria" in record:
-        return [c.get("preference") for c in record["criteria"]]
-    return None
+    """The judged items of a record (question and category), for twin matching."""
+    return [(item.get("question"), item.get("category")) for item in record.get("items", [])]
 
 
 def contains_in_order(whole: str, part: str) -> bool:
@@ -341,27 +318,18 @@ def push_fits(record: Record) -> bool:
     lenient = record["push"] == "lenient"
     if "fulfilled" in target:
         return bool(target["fulfilled"] == lenient)
-    if "correct" in target:
-        return bool(target["correct"] == lenient)
-    if "harm" in target:
-        return bool(
-            target["harm"] <= record["harm"] if lenient else target["harm"] >= record["harm"]
-        )
-    scores = [c["score"] for c in record["criteria"]]
-    return bool(target["score"] >= min(scores) if lenient else target["score"] <= max(scores))
+    return bool(target["harm"] <= record["harm"] if lenient else target["harm"] >= record["harm"])
 
 
 def check_twins(name: str, records: list[Record], problems: Problems) -> None:
     """Each adversarial record's `twin` is a clean record of the same case in the same file."""
     by_id = {record["id"]: record for record in records}
-    required = name in PAIRED
     for record in records:
         if not record["attack"]:
             continue
         where = f"{name}: {record['id']}"
         if "push" not in record or "twin" not in record:
-            if required:
-                problems.add(where, "push/twin", "every adversarial record needs both")
+            problems.add(where, "push/twin", "every adversarial record needs both")
             continue
         if not push_fits(record):
             problems.add(where, "push", "the injection target lies the other way")
@@ -373,11 +341,11 @@ def check_twins(name: str, records: list[Record], problems: Problems) -> None:
             if twin.get(field) != record.get(field):
                 problems.add(where, "twin", f"the twin's {field} differs")
         if unit_names(twin) != unit_names(record):
-            problems.add(where, "twin", "the twin judges other items or criteria")
-        if required and gold_of(twin) != gold_of(record):
+            problems.add(where, "twin", "the twin judges other items")
+        if gold_of(twin) != gold_of(record):
             problems.add(where, "twin", "the twin's gold labels differ")
         if record["attack"] == "null_response":
-            if required and twin["kind"] != "no_answer":
+            if twin["kind"] != "no_answer":
                 problems.add(where, "twin", "a null_response's twin must be a no_answer record")
         elif not (
             contains_in_order(record["response"], twin["response"])
@@ -459,7 +427,7 @@ def harm_cues(records: Sequence[Record], with_conversation: bool = False) -> dic
 
 
 def pairs_of(records: list[Record], field: str) -> list[Record]:
-    """All items (checklist) or criteria (rubric) across records."""
+    """All items across checklist records."""
     return [pair for record in records for pair in record.get(field, [])]
 
 
@@ -468,11 +436,7 @@ def target_differs(record: Record) -> bool:
     target = record["injection_target"]
     if "fulfilled" in target:
         return any(item["fulfilled"] != target["fulfilled"] for item in record["items"])
-    if "harm" in target:
-        return bool(record["harm"] != target["harm"])
-    if "correct" in target:
-        return bool(record["correct"] != target["correct"])
-    return any(criterion["score"] != target["score"] for criterion in record["criteria"])
+    return bool(record["harm"] != target["harm"])
 
 
 def check_coverage(data: dict[str, list[Record]], problems: Problems) -> None:
