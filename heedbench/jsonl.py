@@ -3,9 +3,10 @@
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import AfterValidator, BaseModel, ValidationError
+from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
 
@@ -77,6 +78,16 @@ def reject_duplicates(
 
 
 M = TypeVar("M", bound=BaseModel)
+
+
+def _non_blank(value: str) -> str:
+    if not value.strip():
+        raise PydanticCustomError("blank", "must be a non-empty string")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_non_blank)]
+"""A string with something in it: the text fields of every data file's model."""
 
 
 def first_problem(error: ValidationError) -> str:

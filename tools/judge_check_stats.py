@@ -24,8 +24,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE
+from heedbench.evals.judge_check.gold import ChecklistCase, HarmCase
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
@@ -65,14 +68,14 @@ HARM_KIND_LEVEL = {
     "full_compliance": 5,
     "no_answer": 1,
 }
-PAIRING_KEYS = frozenset({"push", "twin"})
 CHECKLIST_KEYS = {
-    "id", "category", "query", "response", "kind", "attack", "injection_target", "items", "note",
+    "id", "category", "query", "response", "kind", "attack", "injection_target", "push", "twin",
+    "items", "note",
 }  # fmt: skip
 ITEM_KEYS = {"id", "question", "category", "fulfilled", "note"}
 HARM_KEYS = {
     "id", "category", "policy", "conversation", "response", "harm", "kind", "attack",
-    "injection_target", "note",
+    "injection_target", "push", "twin", "note",
 }  # fmt: skip
 
 # Look-alike delimiter variants, recognised in responses for the statistics.
@@ -103,61 +106,44 @@ QUESTION_FRAME = frozenset(
 OVERLAP_THRESHOLDS = (0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6, 0.7)
 
 
-def text_ok(value: Any) -> bool:
-    """True for a non-empty string."""
-    return isinstance(value, str) and bool(value.strip())
-
-
-def is_level(value: Any) -> bool:
-    """True for an integer from 1 to 5 (a bool does not count)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5
-
-
 def words(text: str) -> int:
     """The number of whitespace-separated words in a response."""
     return len(text.split())
 
 
-def check_keys(
-    record: Record,
-    expected: set[str],
-    where: str,
-    problems: Problems,
-    optional: frozenset[str] = frozenset(),
-) -> None:
-    """Report missing and unexpected keys (`optional` keys may be absent)."""
+def check_schema(model: type[BaseModel], record: Record, where: str, problems: Problems) -> None:
+    """Every way the record breaks its file's model (the schema the task's loader reads)."""
+    try:
+        model.model_validate(record)
+    except ValidationError as error:
+        for found in error.errors():
+            field = ".".join(str(part) for part in found["loc"]) or "-"
+            problems.add(where, field, found["msg"])
+
+
+def check_keys(record: Record, expected: set[str], where: str, problems: Problems) -> None:
+    """Report missing and unexpected keys."""
     for key in sorted(expected - record.keys()):
         problems.add(where, key, "missing")
-    for key in sorted(record.keys() - expected - optional):
+    for key in sorted(record.keys() - expected):
         problems.add(where, key, "unexpected field")
 
 
 def check_texts(record: Record, fields: Iterable[str], where: str, problems: Problems) -> None:
     """Report fields that are not non-empty strings."""
     for field in fields:
-        if field in record and not text_ok(record[field]):
+        value = record.get(field)
+        if field in record and not (isinstance(value, str) and value.strip()):
             problems.add(where, field, "must be a non-empty string")
 
 
 def check_attack(record: Record, target_key: str, where: str, problems: Problems) -> None:
-    """Kind, attack, target and push consistency; the target's value is checked by the caller."""
-    attack = record.get("attack")
-    target = record.get("injection_target")
-    adversarial = record.get("kind") == "adversarial"
-    if attack is not None and attack not in ATTACKS:
-        problems.add(where, "attack", f"unknown attack {attack!r}")
-    if adversarial != (attack is not None):
+    """An attack exactly on the adversarial kind, its injection target naming the file's label."""
+    attack, target = record.get("attack"), record.get("injection_target")
+    if (record.get("kind") == "adversarial") != (attack is not None):
         problems.add(where, "attack", "must be set exactly when kind is 'adversarial'")
-    if (attack is None) != (target is None):
-        problems.add(where, "injection_target", "must be set exactly when attack is set")
-    if target is not None and (not isinstance(target, dict) or set(target) != {target_key}):
+    if isinstance(target, dict) and set(target) != {target_key}:
         problems.add(where, "injection_target", f'must be {{"{target_key}": ...}}')
-    if attack is None:
-        for key in sorted(PAIRING_KEYS):
-            if record.get(key) is not None:
-                problems.add(where, key, "must be null on a clean record")
-    elif "push" in record and record["push"] not in PUSHES:
-        problems.add(where, "push", f"must be one of {', '.join(PUSHES)}")
 
 
 def check_ids(records: list[Record], prefix: str, name: str, problems: Problems) -> None:
@@ -183,14 +169,13 @@ def where_of(name: str, index: int, record: Record) -> str:
 
 
 def validate_checklist(records: list[Record], problems: Problems) -> None:
-    """Schema of carryon_checklist.jsonl."""
+    """carryon_checklist.jsonl: its model, then the data card's contract."""
     check_ids(records, "cl", CHECKLIST, problems)
     for index, record in enumerate(records, 1):
         where = where_of(CHECKLIST, index, record)
-        check_keys(record, CHECKLIST_KEYS | PAIRING_KEYS, where, problems)
-        check_texts(record, ("query", "response", "note"), where, problems)
-        if record.get("category") not in SAFETY:
-            problems.add(where, "category", f"must be one of {', '.join(SAFETY)}")
+        check_schema(ChecklistCase, record, where, problems)
+        check_keys(record, CHECKLIST_KEYS, where, problems)
+        check_texts(record, ("query", "note"), where, problems)
         if record.get("kind") not in CHECKLIST_KINDS:
             problems.add(where, "kind", f"must be one of {', '.join(CHECKLIST_KINDS)}")
         check_attack(record, "fulfilled", where, problems)
@@ -201,7 +186,7 @@ def validate_checklist(records: list[Record], problems: Problems) -> None:
 
 
 def validate_items(record: Record, where: str, problems: Problems) -> None:
-    """The labelled checklist items of one record."""
+    """The labelled checklist items of one record, beyond the model."""
     items = record.get("items")
     if not isinstance(items, list) or not 3 <= len(items) <= 7:
         problems.add(where, "items", "must be a list of 3 to 7 items")
@@ -209,20 +194,15 @@ def validate_items(record: Record, where: str, problems: Problems) -> None:
     for number, item in enumerate(items, 1):
         at = f"{where}: items[{number - 1}]"
         if not isinstance(item, dict):
-            problems.add(at, "-", "must be an object")
-            continue
+            continue  # the model reports it
         check_keys(item, ITEM_KEYS, at, problems)
         if item.get("id") != f"{record.get('id')}.{number}":
             problems.add(at, "id", f"must be {record.get('id')}.{number}")
-        question = item.get("question")
-        if not text_ok(question) or not str(question).startswith("Does the response"):
+        question = str(item.get("question"))
+        if not question.startswith("Does the response"):
             problems.add(at, "question", "must be a question starting 'Does the response'")
-        elif not str(question).endswith("?"):
+        elif not question.endswith("?"):
             problems.add(at, "question", "must end with '?'")
-        if item.get("category") not in ITEM_CATEGORIES:
-            problems.add(at, "category", f"must be one of {', '.join(ITEM_CATEGORIES)}")
-        if not isinstance(item.get("fulfilled"), bool):
-            problems.add(at, "fulfilled", "must be true or false")
         check_texts(item, ("note",), at, problems)
     labels = [item.get("fulfilled") for item in items if isinstance(item, dict)]
     kind = record.get("kind")
@@ -238,27 +218,24 @@ def validate_items(record: Record, where: str, problems: Problems) -> None:
 
 
 def validate_harm(records: list[Record], problems: Problems) -> None:
-    """Schema of carryon_harm.jsonl."""
+    """carryon_harm.jsonl: its model, then the data card's contract."""
     check_ids(records, "hm", HARM, problems)
     for index, record in enumerate(records, 1):
         where = where_of(HARM, index, record)
-        check_keys(record, HARM_KEYS | PAIRING_KEYS, where, problems)
-        check_texts(record, ("response", "note"), where, problems)
-        if record.get("category") not in SAFETY:
-            problems.add(where, "category", f"must be one of {', '.join(SAFETY)}")
+        check_schema(HarmCase, record, where, problems)
+        check_keys(record, HARM_KEYS, where, problems)
+        check_texts(record, ("note",), where, problems)
         if record.get("policy") not in POLICIES:
             problems.add(where, "policy", f"must be one of {', '.join(POLICIES)}")
-        harm = record.get("harm")
-        if not is_level(harm):
-            problems.add(where, "harm", "must be an integer from 1 to 5")
         kind = record.get("kind")
         if kind not in HARM_KINDS:
             problems.add(where, "kind", f"must be one of {', '.join(HARM_KINDS)}")
-        elif kind in HARM_KIND_LEVEL and harm != HARM_KIND_LEVEL[kind]:
+        elif kind in HARM_KIND_LEVEL and record.get("harm") != HARM_KIND_LEVEL[kind]:
             problems.add(where, "kind", f"'{kind}' goes with harm {HARM_KIND_LEVEL[kind]}")
         check_attack(record, "harm", where, problems)
         target = record.get("injection_target")
-        if isinstance(target, dict) and not is_level(target.get("harm")):
+        harm = target.get("harm") if isinstance(target, dict) else 1
+        if isinstance(harm, bool) or harm not in range(1, 6):
             problems.add(where, "injection_target", "harm must be an integer from 1 to 5")
         validate_conversation(record.get("conversation"), where, problems)
 
@@ -273,11 +250,8 @@ def validate_conversation(conversation: Any, where: str, problems: Problems) -> 
         role = "user" if number % 2 == 0 else "assistant"
         if not isinstance(message, dict) or set(message) != {"role", "content"}:
             problems.add(at, "-", "must be {role, content}")
-            continue
-        if message["role"] != role:
+        elif message["role"] != role:
             problems.add(at, "role", f"must be {role!r} (messages alternate, starting with user)")
-        if not text_ok(message["content"]):
-            problems.add(at, "content", "must be a non-empty string")
 
 
 # --------------------------------------------------------------------------- pairing

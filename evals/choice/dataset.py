@@ -19,7 +19,6 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    StringConstraints,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -28,7 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from heedbench import params
 from heedbench.errors import InputError
-from heedbench.jsonl import first_problem, read_models
+from heedbench.jsonl import Text, first_problem, read_models
 from heedbench.paths import shipped_data_dir
 from heedbench.preference import WeakOrder, restrict
 from heedbench.scorers.choice.context_blind import (
@@ -48,10 +47,6 @@ SPLITS = ("contrast",)
 
 class ChoiceDataError(InputError):
     """A data file breaks the `choice` schema; the message names file, record and field."""
-
-
-Text = Annotated[str, StringConstraints(pattern=r"\S")]
-"""A string with something in it."""
 
 
 def _problem(message: str) -> PydanticCustomError:

@@ -1,12 +1,15 @@
-"""The schema of the prefdisco judge-check gold files, one pydantic model per file.
+"""The schema of the judge-check gold files, one pydantic model per file.
 
-`RubricCase` (`prefdisco_rubric.jsonl`: PrefAlign criterion scores) and `CorrectnessCase`
-(`prefdisco_correctness.jsonl`: answer correctness) are read by the task's loader
-(`dataset.py`) and by `tools/prefdisco_gold_stats.py`, which adds the data card's contract on
-top (ids, level wording, kinds that agree with the scores, the injected span). `GoldCase` holds
-what every gold case has: its id, the response judged, and the adversarial fields.
+`ChecklistCase` (`carryon_checklist.jsonl`: Ben-Util item verdicts), `HarmCase`
+(`carryon_harm.jsonl`: 1-5 harm ratings), `RubricCase` (`prefdisco_rubric.jsonl`: PrefAlign
+criterion scores) and `CorrectnessCase` (`prefdisco_correctness.jsonl`: answer correctness) are
+read by the task's loader (`dataset.py`) and by the data tools (`tools/judge_check_stats.py`,
+`tools/prefdisco_gold_stats.py`), which add the data card's contract on top (ids, kinds that
+agree with the labels, the injected span). `GoldCase` holds what every gold case has: its id,
+the response judged, and the adversarial fields.
 """
 
+from collections.abc import Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -14,13 +17,14 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
-    StringConstraints,
     ValidationInfo,
     field_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.jsonl import Text
 
 ATTACKS = (
     "addresses_grader", "pre_approval", "fake_delimiter", "lookalike_delimiter",
@@ -33,8 +37,6 @@ CORRECTNESS_KINDS = (
     "adversarial",
 )  # fmt: skip
 CorrectnessKind = Literal[CORRECTNESS_KINDS]  # type: ignore[valid-type]
-Text = Annotated[str, StringConstraints(pattern=r"\S")]
-"""A string with something in it."""
 
 
 def _not_bool(value: Any) -> Any:
@@ -88,13 +90,20 @@ class GoldCase(BaseModel):
         return self.attack is not None
 
 
-def _source(value: str) -> str:
-    if value not in SOURCES:
-        raise _problem(f"must be one of {', '.join(SOURCES)}")
-    return value
+def _member(choices: Iterable[str]) -> BeforeValidator:
+    """A check that a value is one of `choices` (named in the error)."""
+    allowed = tuple(choices)
+
+    def check(value: Any) -> Any:
+        if value not in allowed:
+            raise _problem(f"must be one of {', '.join(allowed)}")
+        return value
+
+    return BeforeValidator(check)
 
 
-Source = Annotated[str, BeforeValidator(_source)]
+Source = Annotated[str, _member(SOURCES)]
+Safety = Annotated[str, _member(SAFETY_CATEGORIES)]
 
 
 class Criterion(BaseModel):
@@ -148,3 +157,46 @@ class CorrectnessCase(GoldCase):
         if options and value.strip() not in options:
             raise _problem(f"must be one of the option letters {', '.join(options)}")
         return value.strip()
+
+
+class ChecklistItemGold(BaseModel):
+    """One checklist item of a checklist case, with its gold verdict."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: Text
+    question: Text
+    category: Annotated[str, _member(INFORMATION_CATEGORIES)]
+    fulfilled: bool = Field(strict=True)
+
+
+class ChecklistCase(GoldCase):
+    """A `carryon_checklist.jsonl` record: a response to a query, each checklist item labelled."""
+
+    category: Safety
+    kind: Text
+    query: Annotated[str, BeforeValidator(lambda v: "" if v is None else v)] = ""
+    items: list[ChecklistItemGold] = Field(min_length=1)
+
+
+class Message(BaseModel):
+    """One earlier message of a harm case's conversation."""
+
+    role: Literal["user", "assistant"]
+    content: Text
+
+
+class HarmCase(GoldCase):
+    """A `carryon_harm.jsonl` record: the last response of a conversation, rated 1-5 for harm."""
+
+    category: Safety
+    kind: Text
+    conversation: list[Message] = Field(min_length=1)
+    harm: Scale
+
+    @field_validator("conversation")
+    @classmethod
+    def _ends_with_the_user(cls, value: list[Message]) -> list[Message]:
+        if value[-1].role != "user":
+            raise _problem("must end with the user")
+        return value

@@ -19,14 +19,14 @@ from typing import Annotated, Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from pydantic import AfterValidator, BaseModel, StringConstraints
+from pydantic import AfterValidator, BaseModel
 from pydantic_core import PydanticCustomError
 
 from heedbench import params
 from heedbench.errors import InputError
 from heedbench.evals.carryon.dataset import SAFETY_CATEGORIES
 from heedbench.evals.pipelines.logs import BuiltSample, read_build_samples
-from heedbench.jsonl import read_models
+from heedbench.jsonl import Text, read_models
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.pipelines.checks import candidates_built, checklist_built
@@ -46,7 +46,7 @@ class CarryOnBuildError(InputError):
     """Build input that cannot be used; the message names file, record and field."""
 
 
-Stripped = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Stripped = Annotated[Text, AfterValidator(str.strip)]
 
 
 def _category(value: str) -> str:
@@ -64,13 +64,13 @@ class BuildQuery(BaseModel):
     category: Annotated[Stripped, AfterValidator(_category)]
     query: Stripped
     intent: Stripped
-    subcategory: Annotated[str, StringConstraints(strip_whitespace=True)] | None = None
+    subcategory: str | None = None
 
 
 def load_build_queries(path: str | Path) -> list[dict[str, str]]:
     """Queries to build checklists for, validated; errors name file, record and field."""
     queries = read_models(Path(path), BuildQuery, CarryOnBuildError)
-    return [{**query.model_dump(), "subcategory": query.subcategory or ""} for query in queries]
+    return [{**q.model_dump(), "subcategory": (q.subcategory or "").strip()} for q in queries]
 
 
 def role_list(name: str, value: Any) -> tuple[str, ...]:

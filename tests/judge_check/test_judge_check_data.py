@@ -61,7 +61,7 @@ BREAKS: list[tuple[str, Callable[[list[Record]], None], str]] = [
     ("carryon_harm.jsonl", lambda r: by_id(r, "hm-01").update(push="lenient"),
      r"record 1, field 'push': set on a clean record"),
     ("carryon_harm.jsonl", lambda r: by_id(r, "hm-13").update(attack="flattery"),
-     r"record 13, field 'attack': must be one of addresses_grader"),
+     r"record 13, field 'attack': Input should be 'addresses_grader'"),
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-04").update(gold="E"),
      r"prefdisco_correctness.jsonl: record 4, field 'gold': must be one of the option letters"),
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-05").update(options=None),
