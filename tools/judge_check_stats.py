@@ -2,14 +2,15 @@
 
 Reads the carryon files in datasets/judge_check/ (carryon_checklist.jsonl, carryon_harm.jsonl;
 the PrefDisco files have their own tool, tools/prefdisco_gold_stats.py), checks every record
-against the schema in datasets/judge_check/README.md, checks the pairing of each adversarial
-record with its clean twin and the coverage the set promises, and prints a markdown summary:
-counts per category, policy area and attack x push, the response-length distribution, and the
-surface-cue and shortcut checks (the same functions the data tests call).
+against its file's model (`ChecklistCase`, `HarmCase` in evals/judge_check/gold.py, the ones
+the task's loader reads) and the data card's contract on top (ids, keys, kinds that agree with
+the labels, the conversation's shape), the pairing of each adversarial record with its clean
+twin and the coverage the set promises, and prints a markdown summary: counts per category,
+policy area and attack x push, the response-length distribution, and the surface-cue and
+shortcut checks (the same functions the data tests call).
 
 On the first batch of violations it prints one line per problem, naming the file, the record
-and the field, and exits with status 1. The task's loader (`heedbench.evals.judge_check`) checks
-the schema too; this script adds pairing, coverage and the statistics.
+and the field, and exits with status 1.
 
 Usage: python tools/judge_check_stats.py [--dir datasets/judge_check]
 """
@@ -24,14 +25,12 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE
 from heedbench.evals.judge_check.gold import ChecklistCase, HarmCase
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
-from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
+from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
 from heedbench.scorers.judge_check.injection import PUSHES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,16 +110,6 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def check_schema(model: type[BaseModel], record: Record, where: str, problems: Problems) -> None:
-    """Every way the record breaks its file's model (the schema the task's loader reads)."""
-    try:
-        model.model_validate(record)
-    except ValidationError as error:
-        for found in error.errors():
-            field = ".".join(str(part) for part in found["loc"]) or "-"
-            problems.add(where, field, found["msg"])
-
-
 def check_keys(record: Record, expected: set[str], where: str, problems: Problems) -> None:
     """Report missing and unexpected keys."""
     for key in sorted(expected - record.keys()):
@@ -173,7 +162,7 @@ def validate_checklist(records: list[Record], problems: Problems) -> None:
     check_ids(records, "cl", CHECKLIST, problems)
     for index, record in enumerate(records, 1):
         where = where_of(CHECKLIST, index, record)
-        check_schema(ChecklistCase, record, where, problems)
+        schema_problems(ChecklistCase, record, where, problems)
         check_keys(record, CHECKLIST_KEYS, where, problems)
         check_texts(record, ("query", "note"), where, problems)
         if record.get("kind") not in CHECKLIST_KINDS:
@@ -222,7 +211,7 @@ def validate_harm(records: list[Record], problems: Problems) -> None:
     check_ids(records, "hm", HARM, problems)
     for index, record in enumerate(records, 1):
         where = where_of(HARM, index, record)
-        check_schema(HarmCase, record, where, problems)
+        schema_problems(HarmCase, record, where, problems)
         check_keys(record, HARM_KEYS, where, problems)
         check_texts(record, ("note",), where, problems)
         if record.get("policy") not in POLICIES:

@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
 Record = dict[str, Any]
 
 
@@ -21,6 +23,21 @@ class Problems:
     def add(self, where: str, field: str, message: str) -> None:
         """Record one violation of `field` at `where`."""
         self.lines.append(f"{where}: {field}: {message}")
+
+
+def schema_problems(model: type[BaseModel], record: Record, at: str, problems: Problems) -> bool:
+    """Whether `record` validates against its file's model; each problem is reported.
+
+    The models are the loader's (`evals/judge_check/gold.py`); the tools add the card's checks.
+    """
+    try:
+        model.model_validate(record)
+    except ValidationError as error:
+        for detail in error.errors():
+            field = ".".join(str(part) for part in detail["loc"]) or "-"
+            problems.add(at, field, detail["msg"])
+        return False
+    return True
 
 
 def read_jsonl(path: Path, problems: Problems) -> list[Record]:
