@@ -196,7 +196,8 @@ def fulfilled_by_either(chosen: Sequence[Unit], *gradings: Mapping[str, bool]) -
     return [u.id for u in chosen if any(g.get(u.id) for g in gradings)]
 
 
-def _gradings(kind: Kind) -> tuple[dict[str, bool], dict[str, bool]]:
+def shipped_gradings(kind: Kind) -> tuple[dict[str, bool], dict[str, bool]]:
+    """The two shipped gradings (a, b) of the floor's or the ceiling's units."""
     folder = shipped_data_dir("carryon") / GRADINGS
     a, b = (load_gradings(folder / f"{kind}_{who}.jsonl") for who in ("a", "b"))
     return a, b
@@ -208,7 +209,7 @@ def summary_lines(queries: Sequence[CarryOnQuery]) -> list[str]:
     kinds: tuple[Kind, ...] = ("floor", "ceiling")
     for kind in kinds:
         chosen = units(queries, responses(kind))
-        a, b = _gradings(kind)
+        a, b = shipped_gradings(kind)
         ua, ub = utility(chosen, a), utility(chosen, b)
         cells = ", ".join(f"{name} {ua[name]:.3f}/{ub[name]:.3f}" for name in ua)
         agree = agreement(chosen, a, b)

@@ -179,10 +179,11 @@ def test_shipped_data_meets_the_counts() -> None:
     by_category: dict[str, int] = {}
     for query in queries:
         by_category[query.category] = by_category.get(query.category, 0) + 1
-        assert 5 <= len(query.checklist) <= 15, query.id
-        assert [item.id for item in query.checklist] == [
-            f"{query.id}.{n}" for n in range(1, len(query.checklist) + 1)
-        ], query.id
+        assert 5 <= len(query.checklist) <= 9, query.id
+        # an item keeps its id through every revision (gradings and reviews name items by
+        # id); a rewritten item takes a new, higher number, so numbers rise but have gaps
+        numbers = [int(item.id.removeprefix(f"{query.id}.")) for item in query.checklist]
+        assert numbers == sorted(set(numbers)), query.id
         assert all(item.question.startswith("Does the response") for item in query.checklist)
     assert by_category == {
         "offensive_language": 50,
