@@ -18,6 +18,7 @@ refusal was found to fulfil (the data card's tables).
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -214,15 +215,16 @@ def summary_lines(queries: Sequence[CarryOnQuery]) -> list[str]:
         cells = ", ".join(f"{name} {ua[name]:.3f}/{ub[name]:.3f}" for name in ua)
         agree = agreement(chosen, a, b)
         lines.append(f"{kind} Ben-Util (grader a/b): {cells}")
+        kappa = agree["kappa"]
+        shown = "undefined (one answer throughout)" if math.isnan(kappa) else f"{kappa:.3f}"
         lines.append(
             f"{kind} agreement: {agree['units']:.0f} units, exact {agree['exact']:.3f}, "
-            f"kappa {agree['kappa']:.3f}"
+            f"kappa {shown}"
         )
         if kind == "floor":
             found = fulfilled_by_either(chosen, a, b)
-            lines.append(
-                f"floor units either grader calls fulfilled: {len(found)} {' '.join(found)}"
-            )
+            listed = "".join(f" {unit}" for unit in found)
+            lines.append(f"floor units either grader calls fulfilled: {len(found)}{listed}")
     return lines
 
 

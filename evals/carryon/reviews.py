@@ -111,7 +111,7 @@ def rule_for(a: int, b: int) -> Rule:
     return "agreed" if gap == 0 else "lower" if gap == 1 else "adjudicated"
 
 
-def needs_third(first: "RawReview", second: "RawReview", threshold: int = 3) -> bool:
+def needs_third(first: RawReview, second: RawReview, threshold: int = 3) -> bool:
     """True when a record goes to the deciding reviewer (round 8's rule).
 
     That is: any grade of `threshold` or lower, or a criterion's two grades two or more apart.
@@ -124,7 +124,7 @@ def needs_third(first: "RawReview", second: "RawReview", threshold: int = 3) -> 
 
 
 def settle(
-    first: "RawReview", second: "RawReview | None", third: "RawReview | None"
+    first: RawReview, second: RawReview | None, third: RawReview | None
 ) -> dict[str, Decision]:
     """A record's decisions from its raw reviews.
 
