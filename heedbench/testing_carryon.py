@@ -27,7 +27,11 @@ _NUMBERED = re.compile(r"^(\d+)\. ", re.MULTILINE)
 
 
 def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None = None) -> Path:
-    """Queries as a JSONL file in the shipped schema, checklists cut to their first `items`."""
+    """Queries as a JSONL file in the shipped schema, checklists cut to their first `items`.
+
+    Items are renumbered `<query id>.1`, `.2`, ... so that an item's number is its position
+    (the shipped ids keep their numbers through revisions and have gaps).
+    """
     rows = [
         {
             "id": query.id,
@@ -35,7 +39,10 @@ def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None
             "subcategory": query.subcategory,
             "query": query.query,
             "intent": query.intent,
-            "checklist": [vars(item) for item in query.checklist[:items]],
+            "checklist": [
+                vars(item) | {"id": f"{query.id}.{n}"}
+                for n, item in enumerate(query.checklist[:items], start=1)
+            ],
             **_review(query),
         }
         for query in queries

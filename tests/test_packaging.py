@@ -61,6 +61,10 @@ def test_wheel_ships_the_data(tmp_path: Path) -> None:
     assert "heedbench/data/choice/contrast/contexts.jsonl" in names  # -T data=contrast
     assert "heedbench/data/carryon/queries.jsonl" in names
     assert "heedbench/data/carryon/reviews/adjudicated.jsonl" in names
+    assert "heedbench/data/carryon/reviews/round9_decisions.jsonl" in names
+    assert "heedbench/data/carryon/refusals.jsonl" in names  # heedbench/refusal replays them
+    assert "heedbench/data/carryon/expert_answers.jsonl" in names
+    assert "heedbench/data/carryon/gradings/floor_a.jsonl" in names
     assert "heedbench/data/prefdisco/benchmark_1k/medqa/train.jsonl" in names
     assert "heedbench/data/judge_check/carryon_harm.jsonl" in names
     assert "heedbench/data/judge_check/prefdisco_rubric.jsonl" in names

@@ -5,20 +5,26 @@ Markdown tables: queries per safety category with what each review round did to 
 rewritten, replaced), checklist items per query and the item category mix; then, where the
 review files sit beside the data (`reviews/`), for every review round the two reviewers'
 agreement per criterion, how each disagreement was settled, the score distributions before
-and after that round's fixes, and the share of weak records (any criterion scored 3 or less).
-The data card pastes this output.
+and after that round's fixes, the share of weak records (any criterion scored 3 or less) and
+the weak records left; for the shipped data also the refusal floor and the expert ceiling
+(`heedbench.evals.carryon.references`). The data card pastes this output.
 """
 
+import math
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from heedbench.evals.carryon import CarryOnQuery, load_queries
+from heedbench.evals.carryon import references as refs
 from heedbench.evals.carryon.dataset import CRITERIA, INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.carryon.reviews import (
     ACTIONS,
     ADJUDICATED_FILE,
+    CHANGED_FILE,
+    DECIDED_ROUNDS,
+    PAIRED_ROUNDS,
     ROUNDS,
     RULES,
     SCORES,
@@ -27,6 +33,8 @@ from heedbench.evals.carryon.reviews import (
     blind_weak,
     latest_adjudication,
     load_adjudication,
+    load_changed_ids,
+    load_decisions,
     load_raw_reviews,
     review_dir,
     round_file,
@@ -47,14 +55,23 @@ def share(count: int, total: int) -> str:
     return f"{count} ({100 * count / total:.1f} %)"
 
 
-def data_report(queries: list[CarryOnQuery], rounds: Rounds) -> str:
-    """Queries, what each review round did to them and checklist statistics for `queries`."""
+def data_report(
+    queries: list[CarryOnQuery], rounds: Rounds, changed: Mapping[int, Sequence[str]]
+) -> str:
+    """Queries, what each review round did to them and checklist statistics for `queries`.
+
+    A round without an adjudication counts the records changed after it (`changed`).
+    """
     categories = [c for c in SAFETY_CATEGORIES if any(q.category == c for q in queries)]
     per_category = {c: [q for q in queries if q.category == c] for c in categories}
     header = ["", *categories, "all"]
     rows = [["queries", *[str(len(per_category[c])) for c in categories], str(len(queries))]]
-    for round_, adjudication in sorted(rounds.items()):
-        actions = {a.id: a.action for a in adjudication}
+    for round_ in sorted({*rounds, *changed}):
+        if round_ not in rounds:
+            counts = [sum(q.id in changed[round_] for q in per_category[c]) for c in categories]
+            rows.append([f"round {round_}: changed", *map(str, counts), str(sum(counts))])
+            continue
+        actions = {a.id: a.action for a in rounds[round_]}
         for action in ACTIONS:
             counts = [sum(actions.get(q.id) == action for q in per_category[c]) for c in categories]
             if any(counts):
@@ -88,11 +105,12 @@ def _after(row: Adjudication, name: str) -> int:
 
 def review_report(folder: Path, queries: list[CarryOnQuery], rounds: Rounds) -> str:
     """Per round: agreement, settlement, distributions before/after; then the weak shares."""
-    raw = {r: [load_raw_reviews(who, folder, r) for who in ("a", "b")] for r in rounds}
+    paired = [r for r in PAIRED_ROUNDS if (folder / round_file("review_a.jsonl", r)).is_file()]
+    raw = {r: [load_raw_reviews(who, folder, r) for who in ("a", "b")] for r in paired}
+    decided = {r: load_decisions(folder, r) for r in DECIDED_ROUNDS if r in rounds}
     agree_rows, settled_rows, dist_rows = [], [], []
-    for round_, adjudication in sorted(rounds.items()):
-        first, second = raw[round_]
-        for row in agreement(first, second):
+    for round_ in paired:
+        for row in agreement(*raw[round_]):
             agree_rows.append(
                 [
                     str(round_),
@@ -103,15 +121,25 @@ def review_report(folder: Path, queries: list[CarryOnQuery], rounds: Rounds) -> 
                     f"{100 * row.within_one:.1f} %",
                 ]
             )
+    for round_ in sorted({*paired, *rounds}):
+        adjudication = rounds.get(round_)
         for name in CRITERIA:
-            rules = [str(sum(a.decisions[name].rule == r for a in adjudication)) for r in RULES]
-            settled_rows.append([str(round_), name, *rules])
-            sources = {
-                "reviewer A": Counter(r.grades[name].score for r in first),
-                "reviewer B": Counter(r.grades[name].score for r in second),
-                "adjudicated": Counter(a.decisions[name].score for a in adjudication),
-                "after the fixes": Counter(_after(a, name) for a in adjudication),
-            }
+            if adjudication is not None:
+                rules = [str(sum(a.decisions[name].rule == r for a in adjudication)) for r in RULES]
+                settled_rows.append([str(round_), name, *rules])
+            sources: dict[str, Counter[int]] = {}
+            if round_ in raw:
+                first, second = raw[round_]
+                sources["reviewer A"] = Counter(r.grades[name].score for r in first)
+                sources["reviewer B"] = Counter(r.grades[name].score for r in second)
+            if round_ in decided:
+                sources["deciding reviewer"] = Counter(
+                    r.grades[name].score for r in decided[round_]
+                )
+            if adjudication is not None:
+                sources["adjudicated"] = Counter(a.decisions[name].score for a in adjudication)
+                if all(a.after or a.action == "kept" for a in adjudication):
+                    sources["after the fixes"] = Counter(_after(a, name) for a in adjudication)
             for source, counts in sources.items():
                 dist_rows.append(
                     [str(round_), name, source, str(sum(counts.values()))]
@@ -126,7 +154,46 @@ def review_report(folder: Path, queries: list[CarryOnQuery], rounds: Rounds) -> 
     agree = table(agree_header, agree_rows)
     settled = table(["round", "criterion", *RULES], settled_rows)
     distributions = table(["round", "criterion", "scores", "records", *map(str, SCORES)], dist_rows)
-    return "\n\n".join([agree, settled, distributions, weak_line(queries, rounds)])
+    parts = [agree, settled, distributions, weak_line(queries, rounds)]
+    return "\n\n".join([*parts, weak_table(queries, rounds)])
+
+
+def weak_table(queries: list[CarryOnQuery], rounds: Rounds) -> str:
+    """One row per weak criterion of each shipped record, as its latest round graded it."""
+    latest = latest_adjudication(rounds)
+    rows = []
+    for query in queries:
+        round_, row = latest[query.id]
+        for name, d in row.decisions.items():
+            if d.score <= 3:
+                scores = [str(v) if v is not None else "-" for v in (d.a, d.b)]
+                rows.append([query.id, str(round_), name, *scores, str(d.score), d.rule, d.note])
+    header = ["record", "round", "criterion", "A", "B", "grade", "rule", "the deciding note"]
+    return table(header, rows)
+
+
+def reference_report(queries: list[CarryOnQuery]) -> str:
+    """The refusal floor and the expert ceiling per category, each grader, and agreement."""
+    names = [*SAFETY_CATEGORIES, "all"]
+    rows, agree_rows, found = [], [], []
+    kinds: tuple[refs.Kind, ...] = ("floor", "ceiling")
+    for kind in kinds:
+        chosen = refs.units(queries, refs.responses(kind))
+        gradings = refs.shipped_gradings(kind)
+        for who, verdicts in zip(("a", "b"), gradings, strict=True):
+            values = refs.utility(chosen, verdicts)
+            rows.append([kind, who, *[f"{values[n]:.3f}" for n in names]])
+        agree = refs.agreement(chosen, *gradings)
+        kappa = "undefined" if math.isnan(agree["kappa"]) else f"{agree['kappa']:.2f}"
+        agree_rows.append([kind, str(len(chosen)), f"{100 * agree['exact']:.1f} %", kappa])
+        if kind == "floor":
+            found = refs.fulfilled_by_either(chosen, *gradings)
+    ben_util = table(["Ben-Util", "grader", *names], rows)
+    agree_table = table(["gradings", "units", "exact", "Cohen's κ"], agree_rows)
+    line = f"Floor units either grader finds fulfilled by a refusal: {len(found)}" + (
+        f" ({', '.join(found)})." if found else "."
+    )
+    return "\n\n".join([ben_util, agree_table, line])
 
 
 def weak_line(queries: list[CarryOnQuery], rounds: Rounds) -> str:
@@ -163,16 +230,26 @@ def load_rounds(folder: Path) -> dict[int, list[Adjudication]]:
     return {r: load_adjudication(folder, r) for r in present}
 
 
+def load_changed(folder: Path) -> dict[int, list[str]]:
+    """The ids changed after each round that has a changed-ids file in `folder`."""
+    present = [r for r in ROUNDS if (folder / round_file(CHANGED_FILE, r)).is_file()]
+    return {r: load_changed_ids(folder, r) for r in present}
+
+
 def main(argv: list[str]) -> None:
     """Print the tables for the shipped data, or for the JSONL file named in `argv`."""
     data = Path(argv[0]) if argv else None
     queries = load_queries(data)
     folder = review_dir(data.parent / "reviews" if data else None)
     rounds = load_rounds(folder) if folder.is_dir() else {}
-    print(data_report(queries, rounds))
+    changed = load_changed(folder) if folder.is_dir() else {}
+    print(data_report(queries, rounds, changed))
     if rounds:
         print()
         print(review_report(folder, queries, rounds))
+    if data is None:
+        print()
+        print(reference_report(queries))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ refusal was found to fulfil (the data card's tables).
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -196,7 +197,8 @@ def fulfilled_by_either(chosen: Sequence[Unit], *gradings: Mapping[str, bool]) -
     return [u.id for u in chosen if any(g.get(u.id) for g in gradings)]
 
 
-def _gradings(kind: Kind) -> tuple[dict[str, bool], dict[str, bool]]:
+def shipped_gradings(kind: Kind) -> tuple[dict[str, bool], dict[str, bool]]:
+    """The two shipped gradings (a, b) of the floor's or the ceiling's units."""
     folder = shipped_data_dir("carryon") / GRADINGS
     a, b = (load_gradings(folder / f"{kind}_{who}.jsonl") for who in ("a", "b"))
     return a, b
@@ -208,20 +210,21 @@ def summary_lines(queries: Sequence[CarryOnQuery]) -> list[str]:
     kinds: tuple[Kind, ...] = ("floor", "ceiling")
     for kind in kinds:
         chosen = units(queries, responses(kind))
-        a, b = _gradings(kind)
+        a, b = shipped_gradings(kind)
         ua, ub = utility(chosen, a), utility(chosen, b)
         cells = ", ".join(f"{name} {ua[name]:.3f}/{ub[name]:.3f}" for name in ua)
         agree = agreement(chosen, a, b)
         lines.append(f"{kind} Ben-Util (grader a/b): {cells}")
+        kappa = agree["kappa"]
+        shown = "undefined (one answer throughout)" if math.isnan(kappa) else f"{kappa:.3f}"
         lines.append(
             f"{kind} agreement: {agree['units']:.0f} units, exact {agree['exact']:.3f}, "
-            f"kappa {agree['kappa']:.3f}"
+            f"kappa {shown}"
         )
         if kind == "floor":
             found = fulfilled_by_either(chosen, a, b)
-            lines.append(
-                f"floor units either grader calls fulfilled: {len(found)} {' '.join(found)}"
-            )
+            listed = "".join(f" {unit}" for unit in found)
+            lines.append(f"floor units either grader calls fulfilled: {len(found)}{listed}")
     return lines
 
 

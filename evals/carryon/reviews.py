@@ -1,18 +1,22 @@
 """The blind reviews of the shipped queries, round by round: raw reviews, agreement, adjudication.
 
-In each round two reviewers graded records on the three criteria (1-5 with a note each), blind
-to each other: round 1 all 200 records, each later round the records changed after the one
-before. `datasets/carryon/reviews/` keeps, per round, both raw reviews as they were written
-(`review_a.jsonl`, `review_b.jsonl`; later rounds: `round2_review_a.jsonl`, ...), the
-adjudication (`adjudicated.jsonl`, `round2_adjudicated.jsonl`, ...: per record both scores, the
-adjudicated score, the rule that gave it and what was then done to the record) and the ids
-changed after the round (`changed_ids.txt`, `round2_changed_ids.txt`, ...), which the next
-round re-grades. The final round (`FINAL_ROUND`) changed nothing and has no such file.
+Rounds 1-5 graded dataset 2.x: round 1 all 200 records, each later round the records changed
+after the one before. Rounds 6-8 graded the whole set of dataset 3.0.0's drafts, each with two
+fresh reviewers; round 8's records that either reviewer graded 3 or lower, or that they graded
+two or more points apart, went to a third, deciding reviewer. Round 9 is one deciding reviewer
+on the records changed after round 8. `datasets/carryon/reviews/` keeps, per round, the raw
+reviews as they were written (`review_a.jsonl`, `review_b.jsonl`; later rounds:
+`round2_review_a.jsonl`, ...; a deciding reviewer's: `round8_decisions.jsonl`, ...), the
+adjudication where one settled the grades (`adjudicated.jsonl`, `round2_adjudicated.jsonl`, ...:
+per record the scores, the adjudicated score, the rule that gave it and what was then done to
+the record; rounds 6 and 7 have none: every record either reviewer graded 3 or lower was
+revised) and the ids changed after the round (`changed_ids.txt`, `round2_changed_ids.txt`, ...).
+The final round (`FINAL_ROUND`) changed nothing and has no such file.
 
-The adjudication rule (`combine`), the same in every round: equal scores stand; scores one
-point apart give the lower one, the conservative reading; scores two or more apart are settled
-by reading the record against the anchors and both notes, and the adjudicated score must lie
-between the two.
+The adjudication rule (`combine`): equal scores stand; scores one point apart give the lower
+one, the conservative reading; scores two or more apart are settled by reading the record
+against the anchors and both notes, and the adjudicated score must lie between the two. Where a
+deciding reviewer graded the record (rule `third`), its grade stands on every criterion.
 """
 
 import hashlib
@@ -30,15 +34,26 @@ from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa
 
 REVIEW_DIR = "reviews"
 REVIEWERS = ("a", "b")
-ROUNDS = (1, 2, 3, 4, 5)
+ROUNDS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
 """The blind review rounds held in the review folder, oldest first."""
+DATASET_2_ROUNDS = (1, 2, 3, 4, 5)
+"""The rounds that graded dataset 2.x, whose text dataset 3.0.0 replaced."""
+WHOLE_SET_ROUNDS = (6, 7, 8)
+"""Rounds in which two fresh reviewers graded all records."""
+PAIRED_ROUNDS = ROUNDS[:-1]
+"""Rounds with two raw reviews (round 9 had one deciding reviewer)."""
+ADJUDICATED_ROUNDS = (1, 2, 3, 4, 5, 8, 9)
+"""Rounds whose grades were settled record by record (rounds 6 and 7 only sent records back)."""
+DECIDED_ROUNDS = (8, 9)
+"""Rounds with a deciding reviewer's file."""
 FINAL_ROUND = ROUNDS[-1]
 """The last round: what it found weak was kept as it is (the data card lists those records with
 the reviewers' reasons), so nothing changed after it and it has no changed-ids file."""
 CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"
+DECISIONS_FILE = "decisions.jsonl"
 SCORES = (1, 2, 3, 4, 5)
-Rule = Literal["agreed", "lower", "adjudicated"]
+Rule = Literal["agreed", "lower", "adjudicated", "third"]
 RULES: tuple[str, ...] = get_args(Rule)
 Action = Literal["kept", "rewritten", "replaced"]
 ACTIONS: tuple[str, ...] = get_args(Action)
@@ -61,10 +76,13 @@ class RawReview:
 
 @dataclass(frozen=True)
 class Decision:
-    """One criterion of one record: both reviewers' scores and the adjudicated one."""
+    """One criterion of one record: both reviewers' scores and the adjudicated one.
 
-    a: int
-    b: int
+    `a` and `b` are None where no two reviewers graded the text (round 9's deciding reviewer).
+    """
+
+    a: int | None
+    b: int | None
     score: int
     rule: Rule
     note: str
@@ -79,7 +97,8 @@ class Adjudication:
     reviewed_sha256: str
     action: Action
     after: dict[str, Grade] | None
-    """The author's own grades of a changed record (None when the record was kept)."""
+    """The author's own grades of a changed record; None when the record was kept or a later
+    round graded its new text."""
 
     def weak(self, threshold: int = 3) -> bool:
         """True when the adjudicated score of any criterion is `threshold` or less."""
@@ -90,6 +109,49 @@ def rule_for(a: int, b: int) -> Rule:
     """Which rule settles two scores: agreed, the lower of one-apart scores, or a reading."""
     gap = abs(a - b)
     return "agreed" if gap == 0 else "lower" if gap == 1 else "adjudicated"
+
+
+def needs_third(first: RawReview, second: RawReview, threshold: int = 3) -> bool:
+    """True when a record goes to the deciding reviewer (round 8's rule).
+
+    That is: any grade of `threshold` or lower, or a criterion's two grades two or more apart.
+    """
+    return any(
+        min(first.grades[n].score, second.grades[n].score) <= threshold
+        or abs(first.grades[n].score - second.grades[n].score) >= 2
+        for n in CRITERIA
+    )
+
+
+def settle(
+    first: RawReview, second: RawReview | None, third: RawReview | None
+) -> dict[str, Decision]:
+    """A record's decisions from its raw reviews.
+
+    The deciding reviewer's grades where it graded the record (`third`), else the two
+    reviewers' by `combine`, which refuses a gap it cannot settle without a reading.
+    """
+    decisions = {}
+    for name in CRITERIA:
+        a = first.grades[name]
+        b = second.grades[name] if second is not None else None
+        if third is not None:
+            grade = third.grades[name]
+            decisions[name] = Decision(
+                a.score if second is not None else None,
+                b.score if b is not None else None,
+                grade.score,
+                "third",
+                grade.note,
+            )
+            continue
+        if b is None:
+            raise ValueError(f"{first.id}: one review and no deciding reviewer")
+        score = combine(a.score, b.score)
+        adopted = a if a.score == score else b
+        rule = rule_for(a.score, b.score)
+        decisions[name] = Decision(a.score, b.score, score, rule, adopted.note)
+    return decisions
 
 
 def combine(a: int, b: int, adjudicated: int | None = None) -> int:
@@ -158,7 +220,8 @@ def parse_raw_review(record: Any, where: str) -> RawReview:
     grades: dict[str, Grade] = {}
     for name in CRITERIA:
         grades[name] = _grade(_object(record, name, where), f"{where}, field '{name}'")
-    weak = _object(record, "checklist", where).get("weak_items", [])
+    nested = _object(record, "checklist", where).get("weak_items", [])
+    weak = record.get("weak_items", nested)  # rounds 6-9 keep the list beside the grades
     if not isinstance(weak, list) or not all(isinstance(item, str) for item in weak):
         raise ReviewDataError(f"{where}, field 'checklist.weak_items': must be a list of ids")
     return RawReview(record_id, grades, tuple(weak))
@@ -172,9 +235,17 @@ def parse_adjudication(record: Any, where: str) -> Adjudication:
     for name in CRITERIA:
         field = f"{where}, field '{name}'"
         entry = _object(record, name, where)
-        a, b = _score(entry.get("a"), f"{field}.a"), _score(entry.get("b"), f"{field}.b")
         score = _score(entry.get("score"), f"{field}.score")
         rule = entry.get("rule")
+        if rule == "third":
+            pair = [
+                None if entry.get(k) is None else _score(entry.get(k), f"{field}.{k}")
+                for k in ("a", "b")
+            ]
+            note = _note(entry.get("note"), f"{field}.note")
+            decisions[name] = Decision(pair[0], pair[1], score, "third", note)
+            continue
+        a, b = _score(entry.get("a"), f"{field}.a"), _score(entry.get("b"), f"{field}.b")
         if rule != rule_for(a, b):
             raise ReviewDataError(f"{field}.rule: scores {a} and {b} call for {rule_for(a, b)!r}")
         try:
@@ -192,7 +263,7 @@ def parse_adjudication(record: Any, where: str) -> Adjudication:
     after: dict[str, Grade] | None = None
     if action == "kept" and after_value is not None:
         raise ReviewDataError(f"{where}, field 'after': a kept record has no later grades")
-    if action != "kept":
+    if action != "kept" and after_value is not None:
         after_map = _object(record, "after", where)
         after = {}
         for name in CRITERIA:
@@ -225,6 +296,12 @@ def load_raw_reviews(reviewer: str, folder: Path | None = None, round_: int = 1)
     if reviewer not in REVIEWERS:
         raise ValueError(f"reviewer must be one of {REVIEWERS}, got {reviewer!r}")
     path = review_dir(folder) / round_file(f"review_{reviewer}.jsonl", round_)
+    return [parse_raw_review(record, where) for where, record in _records(path)]
+
+
+def load_decisions(folder: Path | None = None, round_: int = 8) -> list[RawReview]:
+    """The deciding reviewer's grades in round `round_` (rounds 8 and 9), in file order."""
+    path = review_dir(folder) / round_file(DECISIONS_FILE, round_)
     return [parse_raw_review(record, where) for where, record in _records(path)]
 
 
