@@ -51,22 +51,11 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     queries = load_queries()[::50]
     data = write_queries(root / "queries.jsonl", queries)
     refusals = root / "refusals.jsonl"
-    refusals.write_text(
-        "".join(
-            json.dumps(
-                {
-                    "id": q.id,
-                    "refusals": [
-                        {"style": style, "text": f"I can't help with that ({style})."}
-                        for style in STYLES
-                    ],
-                }
-            )
-            + "\n"
-            for q in queries
-        ),  # fmt: skip
-        encoding="utf-8",
-    )
+    records = [
+        {"id": q.id, "refusals": [{"style": s, "text": f"I can't help ({s})."} for s in STYLES]}
+        for q in queries
+    ]
+    refusals.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     logs = root / "logs"
     grader = scripted_model(scripted_grader, "judge")
     _run(data, logs, scripted_model(refuse_then_recover(), "recoverer"), grader)
@@ -110,8 +99,8 @@ def test_the_refusal_floor_is_a_row_of_the_condition_and_category_tables(
 
 
 def test_without_a_refusal_run_the_tables_say_how_to_get_one(logs: Path, tmp_path: Path) -> None:
-    [recoverer] = [p for p in logs.iterdir() if "recoverer" in read_eval_log(str(p),
-                                                                             header_only=True).eval.model]  # fmt: skip
+    headers = {p: read_eval_log(str(p), header_only=True) for p in logs.iterdir()}
+    [recoverer] = [path for path, log in headers.items() if "recoverer" in log.eval.model]
     _, sections = build_sections(Options([str(recoverer)], tmp_path))
     [carryon_section] = [s for s in sections if s.title.startswith("carryon")]
     assert _table(carryon_section, "Ben-Util per model").note == NO_FLOOR_NOTE
