@@ -4,8 +4,8 @@ The Markdown is the one source: tables come from pandas (`DataFrame.to_markdown`
 tabulate), and the HTML page is that Markdown rendered by markdown-it-py (CommonMark plus
 tables, raw HTML off so no cell can inject markup), so emphasis, escaping and table syntax
 mean the same in both files. A table wider than the page scrolls inside itself and long words
-(log paths) wrap, so the page never scrolls sideways (`tools/page_width.py` checks it in a
-real browser).
+(log paths) wrap, so the page never scrolls sideways (tests/report/test_render.py measures it
+in headless Chromium).
 """
 
 from collections.abc import Sequence

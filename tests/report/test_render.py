@@ -1,5 +1,8 @@
 """Rendering the report: Markdown and HTML from libraries, figures that tell 0 from not run."""
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +40,34 @@ def test_markdown_and_html_agree_on_emphasis_pipes_and_markup() -> None:
 def test_the_real_report_page_has_no_raw_markdown(report: Report) -> None:
     page = (report[2] / "report.html").read_text()
     assert "**" not in page and "<table>" in page
+
+
+BROWSER = next(
+    filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+)
+MEASURE = """<script>addEventListener("load", () => document.body.setAttribute("data-width",
+  document.documentElement.scrollWidth + " " + innerWidth))</script></body>"""
+
+
+def page_width(page: Path, window: int) -> tuple[int, int]:
+    """(the page's scroll width, the window's width) in headless Chromium, figures loaded."""
+    probe = page.with_name(f"probe-{window}.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE), "utf-8")
+    dom = subprocess.run(
+        [str(BROWSER), "--headless", "--no-sandbox", "--disable-gpu", f"--window-size={window},900",
+         "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    found = re.search(r'data-width="(\d+) (\d+)"', dom)
+    assert found, "the page did not finish loading"
+    return int(found[1]), int(found[2])
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium installed to measure the page in")
+@pytest.mark.parametrize("window", [1280, 800])
+def test_the_page_never_scrolls_sideways(report: Report, window: int) -> None:
+    scroll, width = page_width(report[2] / "report.html", window)
+    assert scroll <= width, f"the page is {scroll - width} px wider than a {width} px window"
 
 
 @pytest.mark.parametrize(
