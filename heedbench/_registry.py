@@ -23,7 +23,6 @@ from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judg
 from heedbench.evals.pipelines.carryon import carryon_candidates, carryon_checklist
 from heedbench.evals.pipelines.prefdisco import prefdisco_personas, prefdisco_profiles
 from heedbench.evals.prefdisco.task import prefdisco
-from heedbench.loud import ScoringWarning
 from heedbench.models.api import HeedbenchModelAPI
 from heedbench.scorers.carryon.scorer import carryon_judge
 from heedbench.scorers.choice.scorer import choice_alignment
@@ -38,7 +37,6 @@ from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
 
 __all__ = [
     "HeedbenchModelAPI",
-    "ScoringWarning",
     "carryon",
     "carryon_candidates",
     "carryon_checklist",

@@ -14,6 +14,9 @@ from heedbench.errors import InputError
 BENCHMARK_ROLES = ("user", "grader")
 """The role models of the benchmark tasks: the simulated user and the grader."""
 
+OTHER_NAMES = {"judge": "grader", "scorer": "grader", "simulator": "user", "simulated_user": "user"}
+"""Names other suites give these roles, so a binding under one of them gets a hint."""
+
 ROLE_ATTEMPT_TIMEOUT = 180
 """Seconds one attempt of a role model's call may take before it is abandoned and retried.
 
@@ -103,7 +106,8 @@ def check_bindings(task: str, roles: Sequence[str]) -> None:
     for bound in model_roles():
         if bound in roles:
             continue
-        close = difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
+        close = [OTHER_NAMES[bound]] if bound in OTHER_NAMES else []
+        close = close or difflib.get_close_matches(bound, (*roles, *BENCHMARK_ROLES), n=1)
         hint = f"; did you mean --model-role {close[0]}=...?" if close and close[0] != bound else ""
         uses = ", ".join(roles) if roles else "no role models"
         raise RoleNotBoundError(
@@ -123,6 +127,11 @@ def check_roles_at_build(
     passing a task object to `eval()`, an Inspect Flow spec) is not checked here; its solver
     checks again at the start, before the first model call.
     """
+    # The hook that says when a run scored few samples is registered here, when a heedbench
+    # task is built, not when the entry point is imported: Inspect prints a banner naming
+    # every hook registered at start-up, on every command of every suite.
+    import heedbench.loud  # noqa: F401, PLC0415
+
     if not roles_bound_before_build():
         return
     if task is not None:

@@ -50,7 +50,7 @@ CASES = {
     ),
     "unknown role": (
         ["heedbench/carryon", "--model", "mockllm/model", "--model-role", "judge=mockllm/model"],
-        "heedbench: --model-role judge: heedbench/carryon has no 'judge' role",
+        "heedbench: --model-role judge: heedbench/carryon does not use a 'judge' model here",
     ),
     "bad data file": (None, "contexts.jsonl: record 1: not UTF-8 text"),
 }

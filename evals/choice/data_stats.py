@@ -2,22 +2,28 @@
 
 Shape, level variety, and what the reference choosers score: the context-blind ones, one per
 factor, the weather factors together and every factor added up, on the default data (before
-and after a revision) and on the contrast split (with `contrast` per factor). The card's tables
-are printed by `python -m heedbench.evals.choice.data_stats` and checked against the shipped
-files by the tests, so the card cannot drift from the data.
+and after a revision) and on the contrast split (with `contrast` per factor); and what the blind
+review of a version flagged, how far its two reviewers agreed and how the third decided. The
+card's tables are printed by `python -m heedbench.evals.choice.data_stats` and checked against
+the shipped files by the tests, so the card cannot drift from the data.
 
 Usage: python -m heedbench.evals.choice.data_stats [--data DIR] [--before DIR] [--split DIR]
 """
 
 import argparse
+import contextlib
+import json
 import statistics
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from heedbench.evals.choice.dataset import (
     ChoiceContext,
     choice_dataset,
+    default_data_dir,
     load_folder,
     resolve_data_dir,
 )
@@ -30,10 +36,12 @@ from heedbench.evals.choice.reference import (
 )
 from heedbench.preference import rank_map, strict_pairs
 from heedbench.scorers.choice.context_blind import BLIND_ORDER, factor_order
+from heedbench.scorers.judge import agreement
 
 BANDS = ("essential", "useful", "needed", "incidental", "no role")
 """Level names of the shipped data: four-set contexts use essential, useful, incidental and
-no role; three-set contexts join the first two as `needed`."""
+no role; three-set contexts join the first two as `needed` (three contrast twins with nothing
+essential use the last three)."""
 SEASONAL = (
     "umbrella", "raincoat", "winter jacket", "gloves", "wool hat", "scarf", "sunglasses",
     "sunscreen", "sun hat", "rubber boots", "ice scraper", "snow chains",
@@ -49,6 +57,15 @@ SUBSTITUTES = (
 )
 """Objects that can do the same job (keep rain off, keep feet dry, something to sit or lie
 on): they share a set unless the context separates them, and the rationale says why."""
+
+
+REVIEW = "review_v4"
+"""The latest blind review: `review_a.jsonl` and `review_b.jsonl` (one line per context:
+`id`, `score` 1-5, `flags` with `object`, `given`, `proposed`, `reason`) and
+`adjudication.jsonl` (one line per flagged placement: `context`, `object`, `given`,
+`decided`, `reason`)."""
+Placement = tuple[str, str]
+"""(context id, object)."""
 
 
 def load(data: str | Path | None = None) -> tuple[list[str], list[ChoiceContext]]:
@@ -211,8 +228,106 @@ def variety_table(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> 
     return "\n".join(lines)
 
 
+class Review(NamedTuple):
+    """A blind review read from its folder (`REVIEW`)."""
+
+    contexts: list[str]
+    scores: tuple[list[int], list[int]]
+    """Each reviewer's 1-5 score per context, in `contexts` order."""
+    proposals: tuple[dict[Placement, str], dict[Placement, str]]
+    """Each reviewer's flagged placements and the level proposed for each."""
+    decisions: list[dict[str, str]]
+
+
+def read_review(folder: str | Path = REVIEW) -> Review:
+    """Both reviews and the decisions; the reviews must cover the same contexts."""
+    path = default_data_dir() / folder
+
+    def lines(name: str) -> list[dict[str, Any]]:
+        text = (path / name).read_text(encoding="utf-8")
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    first, second = lines("review_a.jsonl"), {r["id"]: r for r in lines("review_b.jsonl")}
+    contexts = [record["id"] for record in first]
+    if sorted(contexts) != sorted(second):
+        raise ValueError(f"{path}: the two reviews cover different contexts")
+    sides = (first, [second[context] for context in contexts])
+
+    def proposals(side: list[dict[str, Any]]) -> dict[Placement, str]:
+        return {(r["id"], f["object"]): f["proposed"] for r in side for f in r["flags"]}
+
+    return Review(
+        contexts,
+        ([r["score"] for r in sides[0]], [r["score"] for r in sides[1]]),
+        (proposals(sides[0]), proposals(sides[1])),
+        lines("adjudication.jsonl"),
+    )
+
+
+def review_agreement(review: Review, objects: Sequence[str]) -> dict[str, float]:
+    """Flag counts and the two reviewers' agreement.
+
+    Cohen's κ on flagged-or-not over every (context, object) placement, quadratic-weighted κ on
+    the 1-5 context scores.
+    """
+    a, b = review.proposals
+    cells = [(context, obj) for context in review.contexts for obj in objects]
+    return {
+        "contexts": len(review.contexts),
+        "placements": len(cells),
+        "flags_a": len(a),
+        "flags_b": len(b),
+        "flags_both": len(a.keys() & b.keys()),
+        "kappa_flags": agreement.cohen_kappa([c in a for c in cells], [c in b for c in cells]),
+        "kappa_scores": agreement.weighted_kappa(*review.scores),
+    }
+
+
+def review_flags(review: Review) -> str:
+    """Markdown: per object, the placements each reviewer flagged and how many moved."""
+    a, b = review.proposals
+    moved = {(d["context"], d["object"]) for d in review.decisions if d["decided"] != d["given"]}
+    counts: dict[str, list[int]] = {}
+    for cell in a.keys() | b.keys():
+        entry = counts.setdefault(cell[1], [0, 0, 0, 0])
+        for index, hit in enumerate((cell in a, cell in b, cell in a and cell in b, cell in moved)):
+            entry[index] += hit
+    lines = [
+        "| object | flagged by A | flagged by B | by both | moved |",
+        "|---|---|---|---|---|",
+    ]
+    for obj, entry in sorted(counts.items(), key=lambda item: (-sum(item[1][:2]), item[0])):
+        lines.append(f"| {obj} | " + " | ".join(map(str, entry)) + " |")
+    totals = [sum(entry[i] for entry in counts.values()) for i in range(4)]
+    lines.append("| all | " + " | ".join(map(str, totals)) + " |")
+    return "\n".join(lines)
+
+
+def review_decisions(review: Review) -> str:
+    """Markdown: how the third reviewer decided the placements either reviewer flagged."""
+    a, b = review.proposals
+    outcomes: Counter[tuple[str, str]] = Counter()
+    for decision in review.decisions:
+        cell, level = (decision["context"], decision["object"]), decision["decided"]
+        flagged = "both" if cell in a and cell in b else "A only" if cell in a else "B only"
+        if level == decision["given"]:
+            outcome = "kept as given"
+        elif level == a.get(cell) == b.get(cell):
+            outcome = "moved as both proposed"
+        elif level in (a.get(cell), b.get(cell)):
+            outcome = f"moved as {'A' if level == a.get(cell) else 'B'} proposed"
+        else:
+            outcome = "moved to a level neither proposed"
+        outcomes[(flagged, outcome)] += 1
+    lines = ["| flagged by | decision | placements |", "|---|---|---|"]
+    order = ("both", "A only", "B only")
+    for (flagged, outcome), count in sorted(outcomes.items(), key=lambda i: order.index(i[0][0])):
+        lines.append(f"| {flagged} | {outcome} | {count} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    """Print the data card's chooser, contrast and level-variety tables."""
+    """Print the data card's chooser, contrast, level-variety and review tables."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", help="data folder (default: the shipped data)")
     parser.add_argument("--before", default="v3", help="earlier data to compare with")
@@ -225,13 +340,27 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"({now['four_set']:.0f} with four), {now['strict']:.1f} strict pairs on average "
         f"({now['strict_min']:.0f}-{now['strict_max']:.0f})\n"
     )
-    print(choosers_table(chooser_rows(args.before), chooser_rows(args.data)))
+    with contextlib.redirect_stdout(sys.stderr):  # Inspect's start-up banner: not a table
+        choosers = choosers_table(chooser_rows(args.before), chooser_rows(args.data))
+        contrast = contrast_table(chooser_rows(args.split, chance=CHEAP_DESIGNS))
+    print(choosers)
     print()
     print(seasonal_pairs(args.data))
     print()
-    print(contrast_table(chooser_rows(args.split, chance=CHEAP_DESIGNS)))
+    print(contrast)
     print()
     print(variety_table(objects, contexts))
+    print()
+    review = read_review()
+    figures = review_agreement(review, objects)
+    print(
+        f"Review ({REVIEW}): {figures['contexts']:.0f} contexts, {figures['placements']:.0f} "
+        f"placements; Cohen's kappa on the flags {figures['kappa_flags']:.3f}, "
+        f"quadratic-weighted kappa on the scores {figures['kappa_scores']:.3f}\n"
+    )
+    print(review_flags(review))
+    print()
+    print(review_decisions(review))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ Usage: python -m heedbench.evals.choice.reference [--n N] [--contexts ID,...] [-
 
 import argparse
 import asyncio
+import contextlib
 import hashlib
 import json
 import math
@@ -657,7 +658,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         chosen = select_contexts(list(samples), contexts)
     except ValueError as error:
         parser.error(str(error))
-    rows = reference_rows(
+    with contextlib.redirect_stdout(sys.stderr):  # Inspect's start-up banner: not a row
+        rows = _rows(args, contexts)
+    strict = [len(strict_pairs(order)) for order in _orders(chosen)]
+    print(f"{len(strict)} contexts, {statistics.fmean(strict):.1f} strict pairs on average\n")
+    print(markdown_table(rows))
+
+
+def _rows(args: argparse.Namespace, contexts: list[str] | None) -> list[ReferenceRow]:
+    return reference_rows(
         args.data,
         n=args.n,
         seed=args.seed,
@@ -666,9 +675,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         chance_seed=args.chance_seed,
         contexts=contexts,
     )
-    strict = [len(strict_pairs(order)) for order in _orders(chosen)]
-    print(f"{len(strict)} contexts, {statistics.fmean(strict):.1f} strict pairs on average\n")
-    print(markdown_table(rows))
 
 
 if __name__ == "__main__":
