@@ -13,10 +13,11 @@ from inspect_ai import eval as inspect_eval
 
 from heedbench.evals.choice import choice
 from heedbench.report.cli import main
+from heedbench.solvers.choice import ChoiceMethod
 from tests.docs.commands import ROOT
 
 GUIDE = ROOT / "docs" / "report.md"
-METHODS = ("pointwise", "pairwise_score", "pairwise_sort")
+METHODS: tuple[ChoiceMethod, ...] = ("pointwise", "pairwise_score", "pairwise_sort")
 COMMANDS = f"""for m in {" ".join(METHODS)}; do
   inspect eval heedbench/choice --model heedbench/random -T n=10 -T method=$m --log-dir logs/demo
 done
@@ -58,7 +59,7 @@ def _match(excerpt: Table, report: list[Table]) -> tuple[Table, list[str]] | Non
         if not set(columns) <= set(header):
             continue
         at = [header.index(column) for column in columns]
-        by_key = {}
+        by_key: dict[str, list[str]] = {}
         for row in body:
             by_key.setdefault(row[at[0]], row)
         now = []
@@ -81,9 +82,13 @@ def test_the_guide_shows_what_its_commands_write(tmp_path: Path) -> None:
     report = tables((tmp_path / "report" / "report.md").read_text(encoding="utf-8"))
     excerpts = _excerpts()
     assert len(excerpts) == 3
+    stale = []
     for columns, rows in excerpts:
         found = _match((columns, rows), report)
         assert found is not None, f"no report table has the rows of {columns}"
-        now = found[1]
-        shown = ["| " + " | ".join(row) + " |" for row in rows]
-        assert shown == now, "docs/report.md is stale; the rows now read:\n" + "\n".join(now)
+        if ["| " + " | ".join(row) + " |" for row in rows] != found[1]:
+            stale.append("\n".join(["| " + " | ".join(columns) + " |", *found[1]]))
+    assert not stale, "docs/report.md is stale; its excerpts now read:\n\n" + "\n\n".join(stale)
+    reversed_kp = next(row[6] for row in excerpts[2][1] if row[0] == "user order reversed")
+    stated = f"the user ranks {reversed_kp.split()[0]} of the 45 pairs"
+    assert stated in GUIDE.read_text(encoding="utf-8").replace("\n", " ")
