@@ -22,6 +22,7 @@ least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k 
 (its Figure 5).
 """
 
+import inspect
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -31,6 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from heedbench.evals.prefdisco.task import CONDITIONS, prefdisco
 from heedbench.report.document import (
     MISSING,
     Section,
@@ -45,25 +47,15 @@ from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
 from heedbench.scorers import normalized_alignment
 from heedbench.solvers.prefdisco.settings import DEFAULTS
 
-CONDITIONS = ("baseline", "discovery", "oracle")
 ALL = "all sources"
 UNIT = ["m_problem_id", "m_persona_id"]
 PAPER_NEGATIVE_SHARE = 0.29
 """The paper's share of model × task pairs with negative normalized alignment (29.0%)."""
 
+MEASURED = ("protocol", "judge", "max_turns", "fixed_questions", "user_type", "correctness",
+            "verdict", "data", "revision", "variant", "max_problems", "seed")  # fmt: skip
 SETTING_DEFAULTS: dict[str, Any] = {
-    "protocol": "paper",
-    "judge": "per_criterion",
-    "max_turns": 5,
-    "fixed_questions": None,
-    "user_type": "passive",
-    "correctness": "deterministic",
-    "verdict": "schema",
-    "data": None,
-    "revision": None,
-    "variant": "1k",
-    "max_problems": None,
-    "seed": None,
+    name: inspect.signature(prefdisco).parameters[name].default for name in MEASURED
 }
 """The task parameters that change the measurement, with the task's defaults."""
 SWITCHES = ("grader_prompt", "user_format", "sampling")
