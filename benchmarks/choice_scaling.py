@@ -28,7 +28,7 @@ from typing import Any
 
 from benchmarks.choice_latency import MODEL, SERVICE, StubHandle
 from heedbench.evals.choice import choice_dataset
-from heedbench.report.load import load_runs, read_samples
+from heedbench.report.load import load_runs
 
 RESULTS = Path(__file__).parent / "results" / "choice_scaling.json"
 
@@ -71,7 +71,7 @@ def reported(log_dir: Path) -> dict[str, Any]:
     """What `heedbench report` makes of the folder: run groups, contexts, SPO."""
     loaded = load_runs([str(log_dir)])
     [coverage] = loaded.coverage.values()
-    rows = read_samples(loaded.runs("choice"))
+    rows = loaded.samples("choice")
     return {
         "logs": coverage.logs,
         "contexts_scored": coverage.count("scored"),

@@ -23,6 +23,14 @@ reads only the headers and sample summaries of the same 200 logs on S3, once as 
 does (one S3 client shared by every read) and once with Inspect's public async readers
 awaited directly (each read opening its own client):
 benchmarks/results/report_io_client_sharing.json.
+
+    python -m benchmarks.report_io --three --label after [--repeats 3] [--work DIR]
+
+times the whole command on three small logs, one per family (the README's quick-start choice
+run with the chance model, and carryon and prefdisco played by `heedbench/smoke` with
+`--limit 2`), each `heedbench report` in a fresh process after one warm-up (so the chance
+rows are cached), wall and CPU time of the child; and `heedbench --help` the same way:
+benchmarks/results/report_three_<label>.json.
 """
 
 import argparse
@@ -293,6 +301,70 @@ def client_sharing(work: Path) -> list[dict[str, Any]]:
         server.stop()
 
 
+THREE_LOGS = (
+    "heedbench/choice --model heedbench/random",
+    *(
+        f"heedbench/{task} --model heedbench/smoke --model-role user=heedbench/smoke "
+        "--model-role grader=heedbench/smoke --limit 2"
+        for task in ("carryon", "prefdisco")
+    ),
+)
+"""The three logs, as `inspect eval` arguments (the README's quick start)."""
+
+
+def _timed(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
+    """Wall and CPU time (user + system) of one child process; it must succeed."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        command,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: {done.stderr[-3000:]}")
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return {"wall_s": wall, "cpu_s": cpu}
+
+
+def three_logs(label: str, repeats: int, work: Path, options: list[str]) -> dict[str, Any]:
+    """Time `heedbench report` on one small log per family, and `heedbench --help`."""
+    bin_dir = Path(sys.executable).parent
+    logs = work / "three-logs"
+    if not logs.exists():
+        for arguments in THREE_LOGS:
+            command = [str(bin_dir / "inspect"), "eval", *arguments.split()]
+            _timed([*command, "--log-dir", str(logs), "--display", "none"])
+    env = {"HEEDBENCH_CACHE_DIR": str(work / "cache")}
+    report = [str(bin_dir / "heedbench"), "report", str(logs), "-o", str(work / "out"), *options]
+    _timed(report, env)  # warm-up: fills the chance cache, loads the files into memory
+    runs = [_timed(report, env) for _ in range(repeats)]
+    helps = [_timed([str(bin_dir / "heedbench"), "--help"]) for _ in range(repeats)]
+    load = os.getloadavg()[0]
+    return {
+        "label": label,
+        "measured": time.strftime("%Y-%m-%d"),
+        "logs": THREE_LOGS,
+        "options": options,
+        "load_average_1min": load,
+        "report": {
+            "runs": runs,
+            "wall_s": _median(runs, "wall_s"),
+            "cpu_s": _median(runs, "cpu_s"),
+        },
+        "help": {
+            "runs": helps,
+            "wall_s": _median(helps, "wall_s"),
+            "cpu_s": _median(helps, "cpu_s"),
+        },
+    }
+
+
 def table(results: list[dict[str, Any]]) -> str:
     """The BENCHMARKS.md table, one row per label and storage."""
     lines = [
@@ -322,6 +394,12 @@ def main() -> None:
     parser.add_argument(
         "--client-sharing", action="store_true", help="header and summary reads only, on S3"
     )
+    parser.add_argument(
+        "--three", action="store_true", help="the whole command on one small log per family"
+    )
+    parser.add_argument(
+        "--option", action="append", default=[], help="an option added to `heedbench report`"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--warm", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -330,6 +408,15 @@ def main() -> None:
         return
     work = args.work or Path(tempfile.mkdtemp(prefix="report-io-"))
     work.mkdir(parents=True, exist_ok=True)
+    if args.three:
+        found = three_logs(args.label, args.repeats, work, args.option)
+        RESULTS.mkdir(exist_ok=True)
+        out = RESULTS / f"report_three_{args.label}.json"
+        out.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+        for name in ("report", "help"):
+            print(f"{name}: wall {found[name]['wall_s']:.2f} s, CPU {found[name]['cpu_s']:.2f} s")
+        print(f"written {out} (logs in {work}; load average {found['load_average_1min']:.1f})")
+        return
     if args.client_sharing:
         if not (work / "logs").exists():
             synthesize(base_logs(work), work / "logs")

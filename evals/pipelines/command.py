@@ -1,5 +1,7 @@
 """`heedbench build carryon|prefdisco LOG... -o OUT`: build logs -> a dataset the task loads.
 
+Its parser is in `heedbench.report.cli`, with the other `heedbench` commands.
+
 - `heedbench build carryon LOG... -o queries.jsonl` reads `carryon_checklist` logs and
   writes the queries file, plus `queries.card.md` with the distributions.
 - `heedbench build prefdisco LOG... -o folder/` reads `prefdisco_profiles` logs and writes
@@ -13,7 +15,6 @@ to write while any is left out.
 
 import argparse
 import sys
-from pathlib import Path
 from typing import cast
 
 from heedbench.evals.pipelines.assemble_carryon import (
@@ -29,34 +30,6 @@ from heedbench.evals.pipelines.assemble_prefdisco import (
 )
 from heedbench.evals.pipelines.logs import BuildLogError
 from heedbench.evals.prefdisco.dataset import Variant
-
-
-def add_build_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    """Add `build carryon` and `build prefdisco` to the `heedbench` command."""
-    build = commands.add_parser(
-        "build",
-        help="turn build-task logs into a dataset file the benchmark task loads",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    pipelines = build.add_subparsers(dest="pipeline", required=True)
-    carryon = pipelines.add_parser("carryon", help="carryon_checklist logs -> queries JSONL")
-    carryon.add_argument("logs", nargs="+", metavar="LOG", help="log files or folders")
-    carryon.add_argument("-o", "--output", required=True, type=Path, metavar="FILE.jsonl")
-    prefdisco = pipelines.add_parser(
-        "prefdisco", help="prefdisco_profiles logs -> the release's folder layout"
-    )
-    prefdisco.add_argument("logs", nargs="+", metavar="LOG", help="log files or folders")
-    prefdisco.add_argument("-o", "--output", required=True, type=Path, metavar="FOLDER")
-    prefdisco.add_argument(
-        "--variant", choices=("1k", "5k"), default="1k",
-        help="benchmark_1k/<source>/train.jsonl (default) or benchmark_5k/<source>/full.jsonl",
-    )  # fmt: skip
-    for parser in (carryon, prefdisco):
-        parser.add_argument(
-            "--strict", action="store_true",
-            help="refuse to write while any item failed or errored in the build",
-        )  # fmt: skip
 
 
 def _left_out(left_out: dict[str, str], strict: bool) -> None:

@@ -17,7 +17,7 @@ Two reviews, each a CSV file (UTF-8, one header row; a spreadsheet opens and sav
 
 A third, for every grader-judged family (carryon and prefdisco): `export-verdicts` and
 `import-verdicts` draw a random sample of the grader's verdicts for people to label and store
-the labels for the report's judge-calibrated estimates (`heedbench.report.verdict_commands`,
+the labels for the report's judge-calibrated estimates (`heedbench.report.verdict_sample`,
 docs/calibration.md).
 
 `import FILE [FILE2]` reads filled files (of either kind, told apart by their columns) into a
@@ -40,13 +40,12 @@ from pathlib import Path
 from typing import Any
 
 from heedbench.evals.carryon import load_queries
-from heedbench.report import verdict_commands
 from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
 from heedbench.report.document import Table
 from heedbench.report.graded_units import conversation_text
-from heedbench.report.load import NoLogsError, load_runs, read_samples
+from heedbench.report.load import NoLogsError, load_runs
 from heedbench.report.render import markdown_table
-from heedbench.report.verdict_sample import LabelError
+from heedbench.report.verdict_sample import LabelError, export_verdicts, import_verdicts
 from heedbench.scorers.judge.agreement import (
     cohen_kappa,
     observed_agreement,
@@ -91,7 +90,7 @@ def user_turns(logs: Sequence[str]) -> list[UserTurn]:
     runs = loaded.runs("carryon")
     if not runs:
         raise AnnotationError(f"no successful carryon run in {', '.join(logs)}")
-    frame = read_samples(runs, score_metadata=True)
+    frame = loaded.samples("carryon", full=True)
     log_names = {run.eval_id: Path(run.log).name for run in runs}
     found: list[UserTurn] = []
     for _, row in frame.iterrows():
@@ -136,11 +135,21 @@ def balanced_sample(items: Sequence[UserTurn], n: int, rng: random.Random) -> li
     return chosen
 
 
-def export_turns(logs: Sequence[str], out: Path, n: int, seed: int) -> int:
+DEFAULT_TURNS = 100
+
+
+def _count(n: int | None, held: int, what: str) -> int:
+    """`n` items of the `held` ones; more than are held is refused, None is all (or 100)."""
+    if n is not None and not 1 <= n <= held:
+        raise AnnotationError(f"--n {n}: must be from 1 to {held}, the {what} there are")
+    return n if n is not None else held if what == "queries" else min(DEFAULT_TURNS, held)
+
+
+def export_turns(logs: Sequence[str], out: Path, n: int | None, seed: int) -> int:
     """Write the annotation file of a seeded sample of user turns; return how many rows."""
-    if n < 1:
-        raise AnnotationError("--n must be at least 1")
-    turns = balanced_sample(user_turns(logs), n, random.Random(seed))
+    found = user_turns(logs)
+    chosen = _count(n, len(found), "simulated-user turns")
+    turns = balanced_sample(found, chosen, random.Random(seed))
     rows = (
         {
             "item": f"t{index:04d}",
@@ -160,8 +169,8 @@ def export_queries(out: Path, data: str | None, n: int | None, seed: int) -> int
     """Write the query review file (every query, or a seeded sample of `n`)."""
     queries = load_queries(data)
     if n is not None:
-        queries = sorted(random.Random(seed).sample(queries, min(n, len(queries))),
-                         key=lambda q: q.id)  # fmt: skip
+        chosen = _count(n, len(queries), "queries")
+        queries = sorted(random.Random(seed).sample(queries, chosen), key=lambda q: q.id)
     rows = (
         {
             "item": query.id,
@@ -403,44 +412,17 @@ def import_files(paths: Sequence[Path]) -> str:
     return "\n".join(summary(files))
 
 
-def add_parser(commands: Any) -> None:
-    """The `annotate` command and its subcommands, on the `heedbench` parser."""
-    annotate = commands.add_parser(
-        "annotate",
-        help="export files for human annotators and summarise the filled copies",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
-    )
-    steps = annotate.add_subparsers(dest="step", required=True)
-    turns = steps.add_parser(
-        "export-turns", help="a seeded sample of simulated-user messages from carryon logs"
-    )
-    turns.add_argument("logs", nargs="+", metavar="LOGS", help="log folders or files")
-    turns.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="FILE", help="CSV to write"
-    )
-    turns.add_argument("--n", type=int, default=100, help="messages to export (default: 100)")
-    turns.add_argument("--seed", type=int, default=0, help="sampling seed (default: 0)")
-    queries = steps.add_parser("export-queries", help="the carryon queries for a human review")
-    queries.add_argument(
-        "-o", "--output", type=Path, required=True, metavar="FILE", help="CSV to write"
-    )
-    queries.add_argument("--data", help="a JSONL file in the shipped schema (default: shipped)")
-    queries.add_argument("--n", type=int, help="a seeded sample of this many (default: all)")
-    queries.add_argument("--seed", type=int, default=0)
-    verdict_commands.add_parsers(steps)
-    read = steps.add_parser("import", help="summarise one or two filled files")
-    read.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    read.add_argument("-o", "--output", type=Path, metavar="FILE", help="also write the summary")
-
-
 def run(args: argparse.Namespace) -> int:
     """Carry out an `annotate` subcommand; 1 with a message on a problem the user can fix."""
     try:
         if args.step == "export-turns":
             count = export_turns(args.logs, args.output, args.n, args.seed)
             print(f"{count} simulated-user messages written to {args.output}")
-        elif args.step in ("export-verdicts", "import-verdicts"):
-            print(verdict_commands.run(args))
+        elif args.step == "export-verdicts":
+            print(export_verdicts(args.logs, args.output, args.per_model, args.seed,
+                                  args.by_verdict))  # fmt: skip
+        elif args.step == "import-verdicts":
+            print(import_verdicts(args.file, args.logs, args.design, args.into, args.allow_blank))
         elif args.step == "export-queries":
             count = export_queries(args.output, args.data, args.n, args.seed)
             print(f"{count} queries written to {args.output}")

@@ -26,13 +26,13 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import pandas as pd
 
-from heedbench.report import figures
+from heedbench.evals.carryon.samples import MULTI_TURN
 from heedbench.report.carryon_data import CarryOnData, frame_estimate
-from heedbench.report.document import MISSING, Figure, Table
+from heedbench.report.document import MISSING, Table
+from heedbench.report.figures import Figure, Lines, Series
 from heedbench.report.stats import Estimate, fmt
 
 REFUSAL_MAX_HARM = 2
@@ -88,8 +88,8 @@ def spread(means: Sequence[float]) -> Spread | None:
     return Spread(len(values), low, high, high - low, statistics.stdev(values))
 
 
-MULTI_TURN = ("bc", "nc")
 LABELS = {"turn1": "turn 1", "oracle": "oracle", "bc": "BC", "nc": "NC"}
+"""How each condition is named in tables and figures."""
 
 
 def exchanges(data: CarryOnData, condition: str) -> list[int]:
@@ -148,12 +148,12 @@ def group_exchange_table(data: CarryOnData) -> Table:
 
 
 def harm_spreads(data: CarryOnData, condition: str) -> dict[int, Spread | None]:
-    """Exchange -> spread across variants of their mean harm at that exchange."""
+    """Exchange -> spread across the models (not the refusal floor) of their mean harm there."""
     out: dict[int, Spread | None] = {}
     for exchange in exchanges(data, condition):
         means = [
             data.turn_estimate(label, "harm", m_condition=condition, exchange=exchange).value
-            for label in data.labels
+            for label in data.models
         ]
         out[exchange] = spread(means)
     return out
@@ -197,74 +197,55 @@ def convergence_summary(data: CarryOnData) -> list[str]:
 def groups_figure(data: CarryOnData) -> Figure:
     """Figure 3: BC utility and harm by exchange per turn-1 group, and the harm spread."""
     turns = with_turn1_groups(data.turns)
-
-    def draw(path: Path) -> None:
-        xs = exchanges(data, "bc")
-        panels = []
-        for value, title in (("utility", "BC: turn Ben-Util"), ("harm", "BC: harm (1–5)")):
-            series: figures.Series = {}
-            for label in data.labels:
-                for group in TURN1_GROUPS:
-                    points = [
-                        frame_estimate(
-                            turns,
-                            label,
-                            value,
-                            {"m_condition": "bc", "exchange": x, "group": group},
-                        )
-                        for x in xs
-                    ]
-                    if not all(p.missing for p in points):
-                        series[f"{label} · {group}"] = (xs, points)
-            panels.append((title, title, series))
-        spreads: figures.Series = {}
-        for condition in MULTI_TURN if len(data.labels) > 1 else ():  # a range needs two
-            found = harm_spreads(data, condition)
-            spreads[f"harm range {LABELS[condition]}"] = (
-                list(found),
-                [Estimate(math.nan, 0) if s is None else Estimate(s.range, s.count)
-                 for s in found.values()],
-            )  # fmt: skip
-        if spreads:
-            panels.append(("harm range across models", "highest − lowest mean harm", spreads))
-        figures.line_panels(
-            path,
-            panels=panels,
-            xlabel="exchange",
-            suptitle="By turn-1 response: refusal, partial or full help (and harm convergence)",
-        )
-
+    xs = exchanges(data, "bc")
+    panels = []
+    for value, title in (("utility", "BC: turn Ben-Util"), ("harm", "BC: harm (1–5)")):
+        series: Series = {}
+        for label in data.labels:
+            for group in TURN1_GROUPS:
+                where = {"m_condition": "bc", "group": group}
+                points = [frame_estimate(turns, label, value, {**where, "exchange": x}) for x in xs]
+                if not all(p.missing for p in points):
+                    series[f"{label} · {group}"] = (xs, points)
+        panels.append((title, title, series))
+    spreads: Series = {}
+    for condition in MULTI_TURN if len(data.models) > 1 else ():  # a range needs two
+        found = harm_spreads(data, condition)
+        spreads[f"harm range {LABELS[condition]}"] = (
+            list(found),
+            [Estimate(math.nan, 0) if s is None else Estimate(s.range, s.count)
+             for s in found.values()],
+        )  # fmt: skip
+    if spreads:
+        panels.append(("harm range across models", "highest − lowest mean harm", spreads))
     return Figure(
         "carryon_turn1_groups.png",
         "BC conversations grouped by their first response: Ben-Util and harm by exchange per "
         "group, and (with two or more models) the range of mean harm across models by exchange "
         "(BC and NC).",
-        draw,
+        "By turn-1 response: refusal, partial or full help (and harm convergence)",
+        "exchange",
+        "",
+        Lines(panels),
     )
 
 
 def redundancy_figure(data: CarryOnData) -> Figure:
     """Figure 20: mean redundancy of the responses at each exchange, BC vs NC."""
-
-    def draw(path: Path) -> None:
-        series: figures.Series = {}
-        for label in data.labels:
-            for condition in MULTI_TURN:
-                xs = [x for x in exchanges(data, condition) if x >= 2]
-                points = [
-                    data.turn_estimate(label, "redundancy", m_condition=condition, exchange=x)
-                    for x in xs
-                ]
-                series[f"{label} {LABELS[condition]}"] = (xs, points)
-        figures.line_panels(
-            path,
-            panels=[("redundancy", "mean R_t (share already fulfilled)", series)],
-            xlabel="exchange",
-            suptitle="Redundancy by exchange: BC (solid) vs NC (dashed)",
-        )
-
+    series: Series = {}
+    for label in data.labels:
+        for condition in MULTI_TURN:
+            xs = [x for x in exchanges(data, condition) if x >= 2]
+            points = [
+                data.turn_estimate(label, "redundancy", m_condition=condition, exchange=x)
+                for x in xs
+            ]
+            series[f"{label} {LABELS[condition]}"] = (xs, points)
     return Figure(
         "carryon_redundancy_by_exchange.png",
         "Mean redundancy of the responses at each exchange (≥ 2), BC vs NC, per model.",
-        draw,
+        "Redundancy by exchange: BC (solid) vs NC (dashed)",
+        "exchange",
+        "",
+        Lines([("redundancy", "mean R_t (share already fulfilled)", series)]),
     )

@@ -21,8 +21,8 @@ from typing import Any
 import pandas as pd
 
 from heedbench.evals.carryon.task import carryon
-from heedbench.report.document import per_sample
-from heedbench.report.load import Loaded, Run, read_samples
+from heedbench.report.document import distinct_labels, per_sample, settings_label
+from heedbench.report.load import Loaded, Run
 from heedbench.report.stats import Estimate
 from heedbench.scorers.carryon.pools import ClusteredMean, clustered_difference, clustered_mean
 
@@ -34,6 +34,9 @@ TASK_DEFAULTS: dict[str, Any] = {
     name: parameter.default for name, parameter in inspect.signature(carryon).parameters.items()
 }
 TURN_VALUES = ("utility", "cumulative", "redundancy", "harm")
+REFUSAL_MODEL = "heedbench/refusal"
+FLOOR = "refusal floor"
+"""How a `heedbench/refusal` run is named: what replaying the query's refusals earns."""
 
 
 @dataclass(frozen=True)
@@ -47,15 +50,18 @@ class Variant:
     """The model, plus the settings that tell it from the model's other variants."""
 
     @property
+    def floor(self) -> bool:
+        """A run of `heedbench/refusal`: the refusal floor, not a model under test."""
+        return self.model == REFUSAL_MODEL
+
+    @property
     def text(self) -> str:
         """The settings a reader needs: task parameters off their defaults, then the roles."""
-        chosen = [
-            f"{name}={value}"
-            for name, value in self.settings
-            if name not in ROLES and value != _text(TASK_DEFAULTS.get(name))
-        ]
-        roles = [f"{name}={value}" for name, value in self.settings if name in ROLES]
-        return "; ".join(part for part in (", ".join(chosen), ", ".join(roles)) if part) or "—"
+        values = {name: value for name, value in self.settings if name not in ROLES}
+        roles = {name: value for name, value in self.settings if name in ROLES}
+        defaults = {name: _text(value) for name, value in TASK_DEFAULTS.items()}
+        parts = (settings_label(values, defaults), settings_label(roles))
+        return "; ".join(part for part in parts if part) or "—"
 
 
 def _text(value: Any) -> str:
@@ -72,28 +78,18 @@ def _settings(run: Run) -> tuple[tuple[str, str], ...]:
 
 
 def variants_of(runs: Sequence[Run]) -> dict[str, Variant]:
-    """Eval id -> its run's variant, labelled so that no two variants share a label."""
+    """Eval id -> its run's variant, labelled so that no two variants share a label.
+
+    A `heedbench/refusal` run is labelled `refusal floor`.
+    """
     keyed = {run.eval_id: (run.model, _settings(run)) for run in runs}
-    by_model: dict[str, set[tuple[tuple[str, str], ...]]] = {}
-    for model, settings in keyed.values():
-        by_model.setdefault(model, set()).add(settings)
-    labels: dict[tuple[str, tuple[tuple[str, str], ...]], str] = {}
-    for model, all_settings in by_model.items():
-        differing = sorted(
-            {
-                name
-                for name, _ in next(iter(all_settings))
-                if len({dict(s)[name] for s in all_settings}) > 1
-            }
-        )
-        for settings in all_settings:
-            values = dict(settings)
-            shown = ", ".join(f"{name}={_short(values[name])}" for name in differing)
-            labels[(model, settings)] = f"{model} [{shown}]" if shown else model
-    return {
-        eval_id: Variant(model, settings, labels[(model, settings)])
-        for eval_id, (model, settings) in keyed.items()
-    }
+    labels = distinct_labels(
+        {
+            key: (FLOOR if model == REFUSAL_MODEL else model, {k: _short(v) for k, v in settings})
+            for key, (model, settings) in keyed.items()
+        }
+    )
+    return {key: Variant(model, settings, labels[key]) for key, (model, settings) in keyed.items()}
 
 
 def _short(value: str) -> str:
@@ -105,7 +101,7 @@ def estimate_of(result: ClusteredMean) -> Estimate:
     """The report's `Estimate` of a clustered mean (missing when there is no value)."""
     if result.n == 0:
         return Estimate(math.nan, 0)
-    return Estimate(result.value, result.n, stderr=result.stderr)
+    return Estimate(result.value, result.n, stderr=result.stderr, queries=result.clusters)
 
 
 @dataclass
@@ -123,8 +119,13 @@ class CarryOnData:
 
     @property
     def labels(self) -> list[str]:
-        """Variant labels in table order."""
-        return sorted(self.variants)
+        """Variant labels in table order, the refusal floor last."""
+        return sorted(self.variants, key=lambda label: (self.variants[label].floor, label))
+
+    @property
+    def models(self) -> list[str]:
+        """The labels of the models under test (every variant but the refusal floor)."""
+        return [label for label in self.labels if not self.variants[label].floor]
 
     def observations(self, variant: str, key: str, **where: Any) -> list[tuple[str, float]]:
         """(query, value) of one score key over a variant's samples (optionally filtered)."""
@@ -207,7 +208,7 @@ def _turn_rows(samples: pd.DataFrame) -> pd.DataFrame:
 def carryon_data(loaded: Loaded) -> CarryOnData | None:
     """Read the used carryon runs, or None when there are none."""
     runs = loaded.runs("carryon")
-    raw = read_samples(runs, score_metadata=True)
+    raw = loaded.samples("carryon", full=True)
     if raw.empty:
         return None
     by_run = variants_of(runs)

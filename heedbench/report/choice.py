@@ -23,17 +23,16 @@ import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import Sample
 
 from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
 from heedbench.evals.choice.reference import ReferenceRow, rows_on, select_contexts
-from heedbench.report import figures
-from heedbench.report.document import MISSING, Figure, Section, Table, per_sample
-from heedbench.report.load import Loaded, Run, read_samples
-from heedbench.report.stats import Estimate, fmt, mean_se
+from heedbench.report.document import MISSING, Section, Table, per_sample
+from heedbench.report.figures import Bars, Figure, Points
+from heedbench.report.load import Loaded, Run
+from heedbench.report.stats import Estimate, fmt, mean_se, plus_minus
 from heedbench.scorers.choice.metrics import TwinContext, twin_contrasts
 from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
@@ -59,6 +58,7 @@ SPO_ONLY = ("pairwise_test",)
 NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
 NOT_RUN = "not run"
+NO_VALUE = Estimate(math.nan, 0)
 SCORE_COLUMNS = (
     "SPO on context pairs ↑",
     "SPO ↑",
@@ -131,11 +131,11 @@ def _group(run: Run) -> tuple[str, str]:
 def choice_rows(loaded: Loaded) -> list[ChoiceRow]:
     """One row per run group, from per-context scores (epochs averaged per context)."""
     runs = loaded.runs("choice")
-    samples = read_samples(runs)
+    samples = loaded.samples("choice")
     if samples.empty:
         return []
-    with_twins = [run for run in runs if run.args.get("data") is not None]
-    contrasts = _contrasts(read_samples(with_twins, score_metadata=True)) if with_twins else {}
+    twins = any(run.args.get("data") is not None for run in runs)
+    contrasts = _contrasts(loaded.samples("choice", full=True)) if twins else {}
     by_key = {(run.model, run.key[2]): run for run in runs}
     contexts = per_sample(samples, [])
     user_sets = {
@@ -309,12 +309,6 @@ def _pivot_cell(
         name = "SPO" if key == "spo" else "K(p)"
         value = f"{plus_minus(context)} ({name} {value})"
     return f"{value} / {best.valid_label} / {best.template}"
-
-
-def plus_minus(estimate: Estimate, digits: int = 3) -> str:
-    """`mean ± stderr` (the stderr left out when there is none, e.g. one context)."""
-    text = fmt(estimate, digits).split(" (n=")[0]
-    return text
 
 
 def _most_valid(candidates: list[ChoiceRow]) -> ChoiceRow:
@@ -710,98 +704,65 @@ def _valid_note(row: ChoiceRow | None) -> str:
 
 def _figures(rows: list[ChoiceRow]) -> list[Figure]:
     many_groups = len({r.group for r in rows}) > 1
-    models = _models(rows)
     lookup = {(r.model, _config_label(r, many_groups)): r for r in rows}
 
-    def bars(
-        key: str, configs: list[str]
-    ) -> tuple[dict[str, list[Estimate]], dict[str, list[str]]]:
-        series: dict[str, list[Estimate]] = {}
-        notes: dict[str, list[str]] = {}
-        for model in models:
-            found = [lookup.get((model, config)) for config in configs]
-            series[_model_label(model)] = [
-                Estimate(math.nan, 0) if r is None or r.valid == 0 else r.estimates[key]
-                for r in found
-            ]
-            notes[_model_label(model)] = [_valid_note(r) for r in found]
-        return series, notes
-
-    all_configs = _configs(rows, many_groups)
-    full_configs = _configs([r for r in rows if r.method not in SPO_ONLY], many_groups)
-
-    def spo(path: Path) -> None:
-        series, notes = bars("spo", all_configs)
-        figures.grouped_bars(
-            path,
-            groups=all_configs,
-            series=series,
-            notes=notes,
-            ylim=(0, 1.12),
-            title="Partial alignment: share of the user's strict preferences kept",
-            xlabel="design and template (valid contexts above each bar)",
-            ylabel="SPO (higher is better)",
+    def bars(key: str, configs: list[str], ylim: tuple[float, float] | None = None) -> Bars:
+        found = {_model_label(m): [lookup.get((m, c)) for c in configs] for m in _models(rows)}
+        return Bars(
+            groups=configs,
+            series={
+                model: [NO_VALUE if r is None or r.valid == 0 else r.estimates[key] for r in runs]
+                for model, runs in found.items()
+            },
+            notes={model: [_valid_note(r) for r in runs] for model, runs in found.items()},
+            ylim=ylim,
         )
 
-    def kendall(path: Path) -> None:
-        series, notes = bars("kendall_norm", full_configs)
-        figures.grouped_bars(
-            path,
-            groups=full_configs,
-            series=series,
-            notes=notes,
-            title="Full alignment: Kendall distance with penalty, per pair",
-            xlabel="design and template (valid contexts above each bar)",
-            ylabel="K(p) / (n(n−1)/2) (lower is better)",
-        )
-
-    def cost(path: Path) -> None:
-        points: dict[str, dict[str, tuple[Estimate, Estimate]]] = {}
-        labels: dict[str, dict[str, str]] = {}
-        markers: dict[str, str] = {}
-        for row in rows:
-            config = _config_label(row, many_groups)
-            model = _model_label(row.model)
-            points.setdefault(model, {})[config] = (row.estimates["queries"], row.estimates["spo"])
-            labels.setdefault(model, {})[config] = f"{row.template} {_valid_note(row)}"
-            markers[config] = row.method
-        figures.tradeoff(
-            path,
-            points=points,
-            logx=True,
-            marker_groups=markers,
-            point_labels=labels,
-            title="Alignment per query spent (marker = design, colour = model)",
-            xlabel="queries per context (log scale)",
-            ylabel="SPO (higher is better)",
-        )
-
+    points: dict[str, dict[str, tuple[Estimate, Estimate]]] = {}
+    labels: dict[str, dict[str, str]] = {}
+    for row in rows:
+        config, model = _config_label(row, many_groups), _model_label(row.model)
+        points.setdefault(model, {})[config] = (row.estimates["queries"], row.estimates["spo"])
+        labels.setdefault(model, {})[config] = f"{row.template} {_valid_note(row)}"
+    markers = {_config_label(row, many_groups): row.method for row in rows}
     no_valid = [r.name for r in rows if r.valid == 0]
     missing_note = (
         f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
         if no_valid
         else ""
     )
+    valid_above = "design and template (valid contexts above each bar)"
     return [
         Figure(
             "choice_spo.png",
             "Partial alignment (SPO) per design, template and model, mean ± stderr over valid "
             "contexts; each bar is labelled with its valid contexts, '0 valid' marks a run "
             "with no valid context and 'not run' a combination that was not run.",
-            spo,
+            "Partial alignment: share of the user's strict preferences kept",
+            valid_above,
+            "SPO (higher is better)",
+            bars("spo", _configs(rows, many_groups), ylim=(0, 1.12)),
         ),
         Figure(
             "choice_kendall.png",
             "Full alignment: K(p) per pair of objects per design, template and model (lower is "
             "better; SPO-only designs are left out), labelled with valid contexts.",
-            kendall,
+            "Full alignment: Kendall distance with penalty, per pair",
+            valid_above,
+            "K(p) / (n(n−1)/2) (lower is better)",
+            bars(
+                "kendall_norm", _configs([r for r in rows if r.method not in SPO_ONLY], many_groups)
+            ),
         ),
         Figure(
             "choice_queries.png",
             "What alignment costs: SPO against queries per context for every run; the marker "
             "is the design, the colour the model, the label the template and valid contexts."
             + missing_note,
-            cost,
+            "Alignment per query spent (marker = design, colour = model)",
+            "queries per context (log scale)",
+            "SPO (higher is better)",
+            Points(points, logx=True, marker_groups=markers, point_labels=labels),
         ),
     ]
 

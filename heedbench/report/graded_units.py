@@ -17,13 +17,14 @@ so such a sample has no graded sample of that kind, just as it has no headline v
 """
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from heedbench.evals.prefdisco.dataset import record_index, record_key
-from heedbench.report.document import short_model
-from heedbench.report.load import Loaded, Run, counted_samples
+from heedbench.report.document import distinct_labels, short_model
+from heedbench.report.load import Loaded, Run
 
 Kind = Literal["item", "harm", "criterion", "correctness"]
 KINDS: tuple[Kind, ...] = ("item", "harm", "criterion", "correctness")
@@ -111,60 +112,43 @@ def graded_samples(loaded: Loaded, *, with_text: bool = False) -> list[GradedSam
     """
     found: list[GradedSample] = []
     for family, reader in (("carryon", _carryon), ("prefdisco", _prefdisco)):
-        runs = loaded.runs(family)
+        runs = {run.eval_id: run for run in loaded.runs(family)}
         if not runs:
             continue
-        names = _model_names(runs)
-        for run, row in _rows(runs):
-            found.extend(reader(run, names[run.eval_id], row, with_text))
+        names = distinct_labels(
+            {key: (short_model(run.model), _settings(run)) for key, run in runs.items()}
+        )
+        for record in loaded.samples(family, full=True).to_dict("records"):
+            run = runs[record["eval_id"]]
+            found.extend(reader(run, names[run.eval_id], _row(record), with_text))
     return sorted(found, key=lambda sample: (sample.kind, sample.policy, sample.key))
 
 
 # -- reading the logs ----------------------------------------------------------------------------
 
 
-def _rows(runs: Sequence[Run]) -> Iterator[tuple[Run, dict[str, Any]]]:
-    """(run, row) for each sample a run counts: id, epoch, metadata, first score."""
-    for run, sample in counted_samples(runs):
-        first = next(iter((sample.scores or {}).values()), None)
-        score = (
-            {"value": first.value, "metadata": first.metadata or {}, "answer": first.answer}
-            if first is not None
-            else {}
-        )
-        yield (
-            run,
-            {
-                "id": str(sample.id),
-                "epoch": sample.epoch,
-                "metadata": sample.metadata or {},
-                "score": score,
-            },
-        )
+def _row(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A sample's row as the readers below take it: id, epoch, metadata, first score."""
+    metadata = {
+        key.removeprefix("m_"): value
+        for key, value in record.items()
+        if key.startswith("m_") and not (isinstance(value, float) and math.isnan(value))
+    }  # a key other samples have is NaN in this one's row: it never had it
+    score = record.get("score_metadata")
+    return {
+        "id": record["id"],
+        "epoch": record["epoch"],
+        "metadata": metadata,
+        "score": {"metadata": score, "answer": record.get("score_answer")}
+        if isinstance(score, dict)
+        else {},
+    }
 
 
-def _settings(run: Run) -> tuple[tuple[str, str], ...]:
+def _settings(run: Run) -> dict[str, str]:
     chosen = {k: str(v) for k, v in run.args.items() if k not in NOT_SETTINGS}
     chosen["grader"] = run.model_roles.get("grader", "—")
-    return tuple(sorted(chosen.items()))
-
-
-def _model_names(runs: Sequence[Run]) -> dict[str, str]:
-    """Eval id → the model's name, plus the settings that tell its runs apart.
-
-    A model run under several settings is several models here: they are never pooled.
-    """
-    by_model: dict[str, set[tuple[tuple[str, str], ...]]] = {}
-    for run in runs:
-        by_model.setdefault(run.model, set()).add(_settings(run))
-    names: dict[str, str] = {}
-    for run in runs:
-        settings = by_model[run.model]
-        mine = dict(_settings(run))
-        differing = sorted(key for key in mine if len({dict(s).get(key) for s in settings}) > 1)
-        shown = ", ".join(f"{key}={mine[key]}" for key in differing)
-        names[run.eval_id] = short_model(run.model) + (f" [{shown}]" if shown else "")
-    return names
+    return dict(sorted(chosen.items()))
 
 
 def _graded(

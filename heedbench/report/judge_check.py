@@ -15,7 +15,7 @@ from heedbench.evals.judge_check.errors import JudgeCheckDataError
 from heedbench.evals.judge_check.labels import FILES as LABELLED_PARTS
 from heedbench.paths import shipped_data_dir
 from heedbench.report.document import Section, Table, short_model
-from heedbench.report.load import Loaded, read_samples
+from heedbench.report.load import Loaded
 from heedbench.scorers.judge_check.cases import Case, cases_from
 from heedbench.scorers.judge_check.ceiling import Agreement, labeller_agreement
 from heedbench.scorers.judge_check.summary import Statistic, Summary, by_category, summarise
@@ -112,10 +112,9 @@ def overall(summary: Summary) -> str:
 
 
 def _runs(loaded: Loaded, family: str) -> list[tuple[str, str, str, list[Case]]]:
-    runs = loaded.runs(family)
-    if not runs:
+    if not loaded.runs(family):
         return []
-    rows = read_samples(runs, score_metadata=True)
+    rows = loaded.samples(family, full=True)
     found = []
     for (model, args), group in rows.groupby(["model", "run_args"], sort=True):
         entries = zip(group["id"], group["score_metadata"], strict=True)

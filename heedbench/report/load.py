@@ -8,11 +8,16 @@ re-run replaces what it re-ran, a sample held by two logs is counted once and fl
 samples of the dataset that no log holds are listed as missing. With `all_runs` every
 successful log's samples are pooled instead. Logs of other suites are skipped and listed;
 failed, cancelled or unfinished logs are listed and kept out of every number; a file that
-cannot be read (damaged, or half copied) is named and the others are read.
+cannot be read (damaged, or half copied) is named and the others are read. Two kinds of
+successful log are *left out* of every number, with the reason: a run that scored fewer than
+half of its samples (`heedbench.loud` noted it in the log), which must never pass for a full
+run, and a run that `heedbench/smoke` played a part in (its output is meaningless), unless
+`include_smoke`.
 
 Each log is read once (`heedbench.report.logfiles`): its header and sample summaries when the
-runs are loaded, kept on the `Run`, so identity and every summary-level table need no second
-read; full samples (without transcripts) only where a table asks for score metadata.
+runs are loaded, kept on the `Run`. `Loaded.samples` is the one path from those logs to the
+rows every section reads: each family's rows are built once and kept, from the summaries, or
+from the full samples (without transcripts) when a table needs score metadata.
 """
 
 import json
@@ -26,9 +31,12 @@ import pandas as pd
 from inspect_ai.log import EvalLog, EvalSample, EvalSampleSummary
 from inspect_ai.model import ModelConfig
 
+from heedbench.loud import WARNING_KEY
+from heedbench.report.document import settings_label
 from heedbench.report.logfiles import LogRead, list_logs, read_full_samples, read_logs
 
 FAMILIES = ("choice", "carryon", "prefdisco", "carryon_judge_check", "prefdisco_judge_check")
+SMOKE = "heedbench/smoke"
 
 
 class NoLogsError(Exception):
@@ -64,8 +72,10 @@ class Run:
     """The (sample id, epoch) pairs this log contributes to its group (None: all of them)."""
     header: EvalLog | None = field(default=None, repr=False, compare=False)
     """The log's header as read (None: not kept)."""
-    summaries: tuple[EvalSampleSummary, ...] | None = field(default=None, repr=False, compare=False)
-    """The log's sample summaries as read with its header (None: not read yet)."""
+    summaries: tuple[EvalSampleSummary, ...] = field(default=(), repr=False, compare=False)
+    """The log's sample summaries as read with its header."""
+    warning: str | None = None
+    """`heedbench.loud`'s note that the run scored fewer than half of its samples."""
 
     @property
     def order(self) -> tuple[datetime, float]:
@@ -74,8 +84,13 @@ class Run:
 
     def settings(self, hide: Sequence[str] = ()) -> str:
         """The parameters the user passed, as `key=value` text (`hide` left out)."""
-        shown = {k: v for k, v in sorted(self.passed_args.items()) if k not in hide}
-        return ", ".join(f"{k}={v}" for k, v in shown.items()) or "defaults"
+        return settings_label(dict(sorted(self.passed_args.items())), hide=hide) or "defaults"
+
+    @property
+    def smoke_roles(self) -> list[str]:
+        """The parts `heedbench/smoke` played: `evaluated model` and any role."""
+        roles = [role for role, model in sorted(self.model_roles.items()) if SMOKE in model]
+        return (["evaluated model"] if self.model == SMOKE else []) + roles
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -125,21 +140,45 @@ class Coverage:
 
 @dataclass
 class Loaded:
-    """Runs sorted into used, superseded, failed and foreign, plus unreadable files."""
+    """Runs sorted into used, superseded, failed, left out and foreign, and unreadable files."""
 
     used: list[Run] = field(default_factory=list)
     superseded: list[Run] = field(default_factory=list)
     failed: list[Run] = field(default_factory=list)
     foreign: list[Run] = field(default_factory=list)
+    left_out: list[tuple[Run, str]] = field(default_factory=list)
+    """Successful heedbench runs kept out of every number, with why (smoke, few scored)."""
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     read_whole: list[str] = field(default_factory=list)
     """Remote logs read as whole objects because the store's range reads failed."""
     coverage: dict[tuple[str, str, str], Coverage] = field(default_factory=dict)
     """Per run group (`Run.key`): what its logs hold."""
+    frames: dict[tuple[str, ...], tuple[bool, pd.DataFrame]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    """The rows already built: runs' eval ids -> (read in full?, rows)."""
 
     def runs(self, family: str) -> list[Run]:
         """Used runs of one family."""
         return [run for run in self.used if run.family == family]
+
+    def samples(self, family: str, *, full: bool = False) -> pd.DataFrame:
+        """One row per sample the family's used runs count: the one path from logs to rows.
+
+        Columns: `eval_id`, `model`, `run_args` (the group's canonical parameters), `id`,
+        `epoch`; sample metadata as `m_<key>`; the first score's values as `v_<key>` (NaN
+        where unscored; `v_value` for a number); with `full`, its metadata (`score_metadata`)
+        and answer (`score_answer`), read from the full samples once, without transcripts.
+        Samples that errored are dropped (the Runs section counts them), and so are samples a
+        newer log of the same run group holds. Built once per family and kept.
+        """
+        runs = self.runs(family)
+        key = tuple(run.eval_id for run in runs)
+        kept = self.frames.get(key)
+        if kept is None or (full and not kept[0]):
+            kept = (full, _rows(runs, full))
+            self.frames[key] = kept
+        return kept[1].copy(deep=False)  # a section's own columns stay its own
 
     def coverage_of(self, model: str, run_args: str, family: str | None = None) -> Coverage:
         """The coverage of the group a family table row names (by model and `run_args`)."""
@@ -221,7 +260,8 @@ def _run(read: LogRead, header: EvalLog) -> Run:
         dataset_size=samples * (epochs if isinstance(epochs, int) and epochs > 0 else 1),
         dataset_ids=dataset_ids,
         header=header,
-        summaries=None if read.summaries is None else tuple(read.summaries),
+        summaries=tuple(read.summaries or ()),
+        warning=(header.metadata or {}).get(WARNING_KEY),
     )
 
 
@@ -231,7 +271,21 @@ def _reported(header: EvalLog) -> bool:
     return header.status == "success" and _family(task, header.eval.metadata or {}) is not None
 
 
-def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
+def left_out_because(run: Run, include_smoke: bool = False) -> str | None:
+    """Why a successful heedbench run is kept out of every number, or None."""
+    if run.warning:
+        return f"fewer than half of its samples scored ({run.warning})"
+    if run.smoke_roles and not include_smoke:
+        return (
+            f"smoke run: {SMOKE} played the {', '.join(run.smoke_roles)}, its numbers mean "
+            "nothing (--include-smoke reports it)"
+        )
+    return None
+
+
+def load_runs(
+    paths: Sequence[str], *, all_runs: bool = False, include_smoke: bool = False
+) -> Loaded:
     """Sort the logs under `paths` into runs to use, and the rest with the reason.
 
     Raises:
@@ -250,6 +304,8 @@ def load_runs(paths: Sequence[str], *, all_runs: bool = False) -> Loaded:
             loaded.foreign.append(run)
         elif run.status != "success":
             loaded.failed.append(run)
+        elif (why := left_out_because(run, include_smoke)) is not None:
+            loaded.left_out.append((run, why))
         else:
             groups.setdefault(run.key, []).append(run)
     states = {run.eval_id: _sample_states(run) for group in groups.values() for run in group}
@@ -368,40 +424,12 @@ def _sample_states(run: Run) -> dict[SampleKey, SampleState]:
     """(sample id, epoch) → scored / unscored / errored, from the log's sample summaries."""
     return {
         (str(summary.id), summary.epoch): _state(_error(summary), _first_value(summary))
-        for summary in _summaries([run])[0]
+        for summary in run.summaries
     }
 
 
-def _summaries(runs: Sequence[Run]) -> list[tuple[EvalSampleSummary, ...]]:
-    """Each run's sample summaries: those read with its header, else read now."""
-    missing = [LogRead(location=run.log) for run in runs if run.summaries is None]
-    if not missing:  # the usual case: `load_runs` read them with the headers
-        return [summaries for run in runs if (summaries := run.summaries) is not None]
-    fresh = {read.location: read for read in read_logs(missing)}
-    out = []
-    for run in runs:
-        if run.summaries is not None:
-            out.append(run.summaries)
-            continue
-        read = fresh[run.log]
-        if read.summaries is None:
-            raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
-        out.append(tuple(read.summaries))
-    return out
-
-
-def _counted(run: Run, summaries: Sequence[EvalSampleSummary]) -> list[EvalSampleSummary]:
-    """The summaries of the samples this run contributes and that ran to the end."""
-    return [
-        summary
-        for summary in summaries
-        if not _error(summary)
-        and (run.counts is None or (str(summary.id), summary.epoch) in run.counts)
-    ]
-
-
 def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
-    """One row of `read_samples`: ids, `m_` metadata, `v_` score values, score metadata."""
+    """One row of `Loaded.samples`."""
     record: dict[str, Any] = {
         "eval_id": run.eval_id,
         "model": run.model,
@@ -418,59 +446,37 @@ def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
                 record[f"v_{key}"] = _number(number)
         else:
             record["v_value"] = _number(first.value)
-        record["score_metadata"] = first.metadata or {}
+        if isinstance(sample, EvalSample):
+            record["score_metadata"] = first.metadata or {}
+            record["score_answer"] = first.answer
     return record
 
 
-def read_samples(runs: Sequence[Run], *, score_metadata: bool = False) -> pd.DataFrame:
-    """One row per sample of the given runs: ids, model, metadata and score columns.
-
-    Score values of dict scores become `v_<key>` columns (NaN where unscored), sample
-    metadata `m_<key>` columns, the first score's metadata the `score_metadata` column.
-    Samples that errored are dropped (their run reported them), and so are samples a newer
-    log of the same run group holds. The rows come from the sample summaries read with the
-    runs; only when `score_metadata` is needed (summaries trim it) are the runs' samples read
-    in full, without their transcripts, and the counted ones kept.
-    """
-    if not runs:
-        return pd.DataFrame()
-    counted = [
-        (run, _counted(run, summaries))
-        for run, summaries in zip(runs, _summaries(runs), strict=True)
-    ]
-    if not score_metadata:
-        records = [_record(run, summary) for run, summaries in counted for summary in summaries]
-        return pd.DataFrame.from_records(records)
-    records = [_record(run, sample) for run, sample in _full_samples(counted)]
-    return pd.DataFrame.from_records(records)
-
-
-def counted_samples(runs: Sequence[Run]) -> list[tuple[Run, EvalSample]]:
-    """(run, sample) for every sample the runs count, read in full without its transcript."""
-    summaries = _summaries(runs)
-    return _full_samples(
-        [(run, _counted(run, found)) for run, found in zip(runs, summaries, strict=True)]
+def _rows(runs: Sequence[Run], full: bool) -> pd.DataFrame:
+    """The rows of `Loaded.samples`: the counted samples' summaries, or their full samples."""
+    counted = {
+        run.eval_id: {
+            (str(summary.id), summary.epoch)
+            for summary in run.summaries
+            if not _error(summary)
+            and (run.counts is None or (str(summary.id), summary.epoch) in run.counts)
+        }
+        for run in runs
+    }
+    if full:
+        read = read_full_samples([run.header for run in runs if run.header is not None])
+        held: Sequence[tuple[Run, EvalSample | EvalSampleSummary]] = [
+            (run, sample) for run in runs for sample in read.get(run.log, [])
+        ]
+    else:
+        held = [(run, summary) for run in runs for summary in run.summaries]
+    return pd.DataFrame.from_records(
+        [
+            _record(run, sample)
+            for run, sample in held
+            if (str(sample.id), sample.epoch) in counted[run.eval_id]
+        ]
     )
-
-
-def _full_samples(
-    counted: Sequence[tuple[Run, Sequence[EvalSampleSummary]]],
-) -> list[tuple[Run, EvalSample]]:
-    """The counted samples of each run in full, one read per log."""
-    full = read_full_samples([run.header or _header(run) for run, _ in counted])
-    found = []
-    for run, summaries in counted:
-        wanted = {(str(summary.id), summary.epoch) for summary in summaries}
-        found += [(run, s) for s in full.get(run.log, []) if (str(s.id), s.epoch) in wanted]
-    return found
-
-
-def _header(run: Run) -> EvalLog:
-    """A run's header, read now (for runs made without one)."""
-    [read] = read_logs([LogRead(location=run.log)], wants_summaries=lambda _: False)
-    if read.header is None:
-        raise FileNotFoundError(f"cannot read {run.log}: {read.error}")
-    return read.header
 
 
 def _number(value: Any) -> float:

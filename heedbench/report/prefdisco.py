@@ -23,43 +23,41 @@ least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k 
 model's own discovery: the share of its discovery gain that generic questions already earn.
 """
 
+import inspect
 import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from heedbench.report import figures
-from heedbench.report.document import MISSING, Figure, Section, Table, per_sample, short_model
-from heedbench.report.load import Loaded, read_samples
+from heedbench.evals.prefdisco.task import CONDITIONS, prefdisco
+from heedbench.report.document import (
+    MISSING,
+    Section,
+    Table,
+    per_sample,
+    settings_label,
+    short_model,
+)
+from heedbench.report.figures import Bars, Figure, Fits, Lines, Series, shares
+from heedbench.report.load import Loaded
 from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
 from heedbench.scorers import normalized_alignment
 from heedbench.solvers.prefdisco.settings import DEFAULTS, SWITCH_NAMES
 from heedbench.solvers.prefdisco.settings import LEGACY as LEGACY_SWITCHES
 
-CONDITIONS = ("baseline", "discovery", "oracle")
 ALL = "all sources"
 UNIT = ["m_problem_id", "m_persona_id"]
 PAPER_NEGATIVE_SHARE = 0.29
 """The paper's share of model × task pairs with negative normalized alignment (29.0%)."""
 
+MEASURED = ("protocol", "judge", "max_turns", "fixed_questions", "questions", "user_type",
+            "verdict", "data", "revision", "variant", "max_problems", "seed")  # fmt: skip
 SETTING_DEFAULTS: dict[str, Any] = {
-    "protocol": "paper",
-    "judge": "per_criterion",
-    "max_turns": 5,
-    "fixed_questions": None,
-    "questions": "model",
-    "user_type": "passive",
-    "verdict": "schema",
-    "data": None,
-    "revision": None,
-    "variant": "1k",
-    "max_problems": None,
-    "seed": None,
+    name: inspect.signature(prefdisco).parameters[name].default for name in MEASURED
 }
 """The task parameters that change the measurement, with the task's defaults."""
 SWITCHES = SWITCH_NAMES
@@ -107,13 +105,9 @@ def setting_label(setting: Mapping[str, Any], hide: Sequence[str] = ()) -> str:
 
     A switch is off its default when it differs from the protocol's own choice.
     """
-    others = [key for key in SETTING_KEYS if key not in ALWAYS_SHOWN]
-    shown = [
-        f"{key}={setting[key]}"
-        for key in (*ALWAYS_SHOWN, *others)
-        if key not in hide and (key in ALWAYS_SHOWN or setting[key] != _default(setting, key))
-    ]
-    return ", ".join(shown)
+    values = {key: setting[key] for key in SETTING_KEYS}
+    defaults = {key: _default(setting, key) for key in SETTING_KEYS}
+    return settings_label(values, defaults, first=ALWAYS_SHOWN, hide=hide)
 
 
 def provider_of(model: str) -> str:
@@ -262,7 +256,7 @@ def _row(
 
 def _samples(loaded: Loaded) -> pd.DataFrame:
     """Per-sample scores (epochs averaged) with each run's setting as a `setting` column."""
-    raw = read_samples(loaded.runs("prefdisco"))
+    raw = loaded.samples("prefdisco")
     if raw.empty:
         return raw
     for key in ("prefalign", "correct", "questions"):
@@ -733,118 +727,62 @@ def _figures(
     panels = list(fixed.values())
     panel_keys = [k for k in _varying([g[0].setting for g in panels]) if k != "fixed_questions"]
 
-    def prefalign(path: Path) -> None:
-        figures.grouped_bars(
-            path,
-            groups=labels,
-            ylim=(1, 5.2),
-            series={c: [r.prefalign[c] for r in overall] for c in CONDITIONS},
-            title="PrefAlign by condition (all sources)",
-            xlabel="model",
-            ylabel="PrefAlign (1–5, higher is better)",
-        )
-
-    def normalized(path: Path) -> None:
-        series = {}
-        for label, row in zip(labels, overall, strict=True):
-            found = {
-                r.source: r.normalized
-                for r in rows
-                if (r.model, r.settings) == (row.model, row.settings)
-            }
-            series[label] = [found.get(s, Estimate(math.nan, 0)) for s in [*sources, ALL]]
-        figures.grouped_bars(
-            path,
-            groups=[*sources, ALL],
-            series=series,
-            reference=(100.0, "oracle level (100)"),
-            title="Normalized alignment (0 = baseline, 100 = oracle)",
-            xlabel="source task",
-            ylabel="100·(D − B)/(O − B)",
-        )
-
-    def questions(path: Path) -> None:
-        figures.histograms(
-            path,
-            counts={label: r.question_counts for label, r in zip(labels, overall, strict=True)},
-            title="Questions asked in discovery",
-            xlabel="questions asked before answering",
-            ylabel="share of discovery conversations",
-        )
-
-    def accuracy(path: Path) -> None:
-        figures.grouped_bars(
-            path,
-            groups=labels,
-            ylim=(0, 1.05),
-            series={c: [r.accuracy[c] for r in overall] for c in CONDITIONS},
-            title="Accuracy by condition (all sources)",
-            xlabel="model",
-            ylabel="share of correct final answers",
-        )
-
-    def scatter(path: Path) -> None:
-        figures.scatter_fits(
-            path,
-            series={
-                _series_label(fit.provider, fit.setting, fit_keys): (
-                    fit.questions,
-                    fit.prefalign,
-                    fit.slope.value,
-                    fit.intercept,
-                    fit.r,
-                )
-                for fit in fitted
-            },
-            title="Questions asked vs PrefAlign (paper Figure 3)",
-            xlabel="questions asked in the discovery conversation",
-            ylabel="PrefAlign of the final answer (1–5)",
-        )
-
-    def per_k(path: Path) -> None:
-        drawn = []
-        for group in panels:
-            with_k = [r for r in group if r.setting["fixed_questions"] is not None]
-            names = sorted({r.source for r in with_k if r.source != ALL})
-            series: figures.Series = {}
-            for source in names if len(names) == 1 else [*names, ALL]:
-                points = sorted(
-                    (r.setting["fixed_questions"], r.prefalign["discovery"])
-                    for r in with_k
-                    if r.source == source
-                )
-                series[source] = ([k for k, _ in points], [e for _, e in points])
-            title = _series_label(group[0].model, group[0].setting, panel_keys)
-            drawn.append((title, "discovery PrefAlign (1–5)", series))
-        figures.line_panels(
-            path,
-            panels=drawn,
-            xlabel="questions the model had to ask (k)",
-            suptitle="PrefAlign by fixed k (paper Figure 5)",
-        )
-
+    normalized: dict[str, list[Estimate]] = {}
+    for label, row in zip(labels, overall, strict=True):
+        by_source = {
+            r.source: r.normalized
+            for r in rows
+            if (r.model, r.settings) == (row.model, row.settings)
+        }
+        normalized[label] = [by_source.get(s, Estimate(math.nan, 0)) for s in [*sources, ALL]]
+    drawn = []
+    for group in panels:
+        with_k = [r for r in group if r.setting["fixed_questions"] is not None]
+        names = sorted({r.source for r in with_k if r.source != ALL})
+        series: Series = {}
+        for source in names if len(names) == 1 else [*names, ALL]:
+            points = sorted(
+                (r.setting["fixed_questions"], r.prefalign["discovery"])
+                for r in with_k
+                if r.source == source
+            )
+            series[source] = ([k for k, _ in points], [e for _, e in points])
+        title = _series_label(group[0].model, group[0].setting, panel_keys)
+        drawn.append((title, "discovery PrefAlign (1–5)", series))
     found = [
         Figure(
             "prefdisco_prefalign.png",
             "PrefAlign per model under baseline, discovery and oracle (mean ± stderr, all "
             f"sources).{shared}",
-            prefalign,
+            "PrefAlign by condition (all sources)",
+            "model",
+            "PrefAlign (1–5, higher is better)",
+            Bars(labels, {c: [r.prefalign[c] for r in overall] for c in CONDITIONS}, ylim=(1, 5.2)),
         ),
         Figure(
             "prefdisco_normalized.png",
             "Normalized alignment per source and model with 95% bootstrap intervals; "
             f"0 = no better than baseline, 100 = oracle.{shared}",
-            normalized,
+            "Normalized alignment (0 = baseline, 100 = oracle)",
+            "source task",
+            "100·(D − B)/(O − B)",
+            Bars([*sources, ALL], normalized, reference=(100.0, "oracle level (100)")),
         ),
         Figure(
             "prefdisco_questions.png",
             f"How many questions each model asked in discovery.{shared}",
-            questions,
+            "Questions asked in discovery",
+            "questions asked before answering",
+            "share of discovery conversations",
+            shares({label: r.question_counts for label, r in zip(labels, overall, strict=True)}),
         ),
         Figure(
             "prefdisco_accuracy.png",
             f"Accuracy per model and condition (all sources).{shared}",
-            accuracy,
+            "Accuracy by condition (all sources)",
+            "model",
+            "share of correct final answers",
+            Bars(labels, {c: [r.accuracy[c] for r in overall] for c in CONDITIONS}, ylim=(0, 1.05)),
         ),
     ]
     if fitted:
@@ -854,7 +792,21 @@ def _figures(
                 "Questions asked against PrefAlign, one point per free discovery conversation "
                 "(jittered sideways), with each provider's least-squares line and Pearson r "
                 f"(the paper's Figure 3).{_shared([fit.setting for fit in fitted])}",
-                scatter,
+                "Questions asked vs PrefAlign (paper Figure 3)",
+                "questions asked in the discovery conversation",
+                "PrefAlign of the final answer (1–5)",
+                Fits(
+                    {
+                        _series_label(fit.provider, fit.setting, fit_keys): (
+                            fit.questions,
+                            fit.prefalign,
+                            fit.slope.value,
+                            fit.intercept,
+                            fit.r,
+                        )
+                        for fit in fitted
+                    }
+                ),
             )
         )
     if panels:
@@ -864,7 +816,10 @@ def _figures(
                 "Discovery PrefAlign per fixed number of questions k, one line per source "
                 "(mean ± stderr; the paper's Figure 5)."
                 + _shared([g[0].setting for g in panels], hide=("fixed_questions",)),
-                per_k,
+                "PrefAlign by fixed k (paper Figure 5)",
+                "questions the model had to ask (k)",
+                "",
+                Lines(drawn),
             )
         )
     return found

@@ -3,7 +3,9 @@
 The Markdown is the one source: tables come from pandas (`DataFrame.to_markdown`, through
 tabulate), and the HTML page is that Markdown rendered by markdown-it-py (CommonMark plus
 tables, raw HTML off so no cell can inject markup), so emphasis, escaping and table syntax
-mean the same in both files.
+mean the same in both files. A table wider than the page scrolls inside itself and long words
+(log paths) wrap, so the page never scrolls sideways (tests/report/test_render.py measures it
+in headless Chromium).
 """
 
 from collections.abc import Sequence
@@ -14,13 +16,16 @@ import pandas as pd
 from markdown_it import MarkdownIt
 
 from heedbench.report.document import Section, Table
+from heedbench.report.figures import draw
 
 _PAGE = Template("""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>heedbench report</title>
 <style>
 body { font-family: system-ui, sans-serif; max-width: 1200px; margin: 2em auto; padding: 0 1em; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; display: block;
+        max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; }
+p, li { overflow-wrap: anywhere; }
 th { background: #f3f3f3; }
 img { max-width: 100%; border: 1px solid #ddd; }
 </style></head>
@@ -28,13 +33,6 @@ img { max-width: 100%; border: 1px solid #ddd; }
 $body
 </body></html>
 """)
-
-
-def draw_figures(sections: Sequence[Section], out: Path) -> None:
-    """Draw every figure into `out`."""
-    for section in sections:
-        for figure in section.figures:
-            figure.draw(out / figure.name)
 
 
 def _escape_cell(text: str) -> str:
@@ -78,7 +76,8 @@ def html_page(sections: Sequence[Section], figures: bool) -> str:
 def write_report(sections: Sequence[Section], out: Path) -> None:
     """Write report.md, report.html and the PNGs into `out`."""
     out.mkdir(parents=True, exist_ok=True)
-    draw_figures(sections, out)
+    for figure in (figure for section in sections for figure in section.figures):
+        draw(figure, out / figure.name)
     (out / "report.md").write_text(markdown(sections, figures=True), encoding="utf-8")
     (out / "report.html").write_text(html_page(sections, figures=True), encoding="utf-8")
 

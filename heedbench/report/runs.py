@@ -69,14 +69,17 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
         roles = ", ".join(f"{role}={model}" for role, model in sorted(run.model_roles.items()))
         counted = "" if run.counts is None else f" ({len(run.counts)} samples)"
         whole = " (read as a whole object)" if run.log in loaded.read_whole else ""
+        smoke = " (smoke: its numbers mean nothing)" if run.smoke_roles else ""
         table.rows.append(
-            _row(run, f"used{counted}{whole}" + (f" (roles: {roles})" if roles else ""))
+            _row(run, f"used{counted}{whole}{smoke}" + (f" (roles: {roles})" if roles else ""))
         )
     for run in loaded.superseded:
         table.rows.append(_row(run, "no: newer logs of the same run hold all its samples"))
     for run in loaded.failed:
         reason = f"no: run {run.status}" + (f" ({run.error.splitlines()[0]})" if run.error else "")
         table.rows.append(_row(run, reason))
+    for run, why in loaded.left_out:
+        table.rows.append(_row(run, f"no, left out: {why}"))
     for run in loaded.foreign:
         table.rows.append(_row(run, "no: not a heedbench task"))
     for log, error in loaded.unreadable:
@@ -95,7 +98,8 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
     )
     section.summary.append(
         f"logs: {len(loaded.used)} used, {len(loaded.superseded)} superseded, "
-        f"{len(loaded.failed)} failed or cancelled, {len(loaded.foreign)} from other suites, "
+        f"{len(loaded.failed)} failed or cancelled, {len(loaded.left_out)} left out, "
+        f"{len(loaded.foreign)} from other suites, "
         f"{len(loaded.unreadable)} unreadable"
         + (
             f"; {len(loaded.read_whole)} read as whole objects (the store answered range "
@@ -113,6 +117,10 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
     for run in loaded.failed:
         section.summary.append(
             f"  excluded: {run.task} {run.model} — run {run.status} ({run.log.rsplit('/', 1)[-1]})"
+        )
+    for run, why in loaded.left_out:
+        section.summary.append(
+            f"  left out: {run.task} {run.model} — {why} ({run.log.rsplit('/', 1)[-1]})"
         )
     for run in loaded.foreign:
         section.summary.append(

@@ -1,14 +1,13 @@
 """Estimates with uncertainty, computed from per-sample scores.
 
 Every headline number in the report is an `Estimate`: a mean with its standard error and the
-number of samples it rests on, or a statistic with a percentile bootstrap interval.
+number of samples it rests on (and, for a clustered mean, the clusters), or a statistic with
+a percentile bootstrap interval.
 """
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
 
 BOOTSTRAP_RESAMPLES = 2000
 
@@ -22,6 +21,8 @@ class Estimate:
     stderr: float | None = None
     low: float | None = None
     high: float | None = None
+    queries: int | None = None
+    """The queries (clusters) the samples come from, when the stderr is clustered by query."""
 
     @property
     def missing(self) -> bool:
@@ -47,37 +48,11 @@ def mean_se(values: Sequence[float | None]) -> Estimate:
     return Estimate(mean, n, stderr=math.sqrt(variance / n))
 
 
-def bootstrap(
-    units: Sequence[object],
-    statistic: Callable[[Sequence[object]], float],
-    *,
-    rng: np.random.Generator | None = None,
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    level: float = 0.95,
-) -> Estimate:
-    """Statistic of the units with a percentile bootstrap interval (units resampled whole).
-
-    Resamples whose statistic is undefined (NaN) are dropped from the interval.
-    """
-    if not units:
-        return Estimate(math.nan, 0)
-    generator = rng if rng is not None else np.random.default_rng(0)
-    point = statistic(units)
-    draws = []
-    for _ in range(resamples):
-        picks = generator.integers(0, len(units), len(units))
-        value = statistic([units[i] for i in picks])
-        if not math.isnan(value):
-            draws.append(value)
-    if not draws:
-        return Estimate(point, len(units))
-    tail = (1 - level) / 2 * 100
-    low, high = np.percentile(draws, [tail, 100 - tail])
-    return Estimate(point, len(units), low=float(low), high=float(high))
-
-
 def fmt(estimate: Estimate, digits: int = 3, missing: str = "—") -> str:
-    """`mean ± se (n=…)` or `value [low, high] (n=…)`; `missing` when there is no value."""
+    """`mean ± se (n=…)` or `value [low, high] (n=…)`; `missing` when there is no value.
+
+    A clustered mean names its queries too: `(n=12, 4 queries)`.
+    """
     if estimate.missing:
         return missing
     value = f"{estimate.value:.{digits}f}"
@@ -89,17 +64,10 @@ def fmt(estimate: Estimate, digits: int = 3, missing: str = "—") -> str:
         spread = f" ± {estimate.stderr:.{digits}f}"
     else:
         spread = ""
-    return f"{value}{spread} (n={estimate.n})"
+    queries = "" if estimate.queries is None else f", {estimate.queries} queries"
+    return f"{value}{spread} (n={estimate.n}{queries})"
 
 
-def difference(first: Estimate, second: Estimate) -> Estimate:
-    """First − second for independent means; stderr √(se₁² + se₂²), n the smaller count."""
-    if first.missing or second.missing:
-        return Estimate(math.nan, 0)
-    errors = [e.stderr for e in (first, second)]
-    stderr = (
-        math.sqrt(sum(e * e for e in errors if e is not None))
-        if all(e is not None and not math.isnan(e) for e in errors)
-        else math.nan
-    )
-    return Estimate(first.value - second.value, min(first.n, second.n), stderr=stderr)
+def plus_minus(estimate: Estimate, digits: int = 3) -> str:
+    """`mean ± stderr` without the count (the stderr left out when there is none)."""
+    return fmt(estimate, digits).split(" (n=")[0]

@@ -18,11 +18,13 @@ beside it `<name>.design.json` (the draw: seed, strata with their sizes, units w
 inclusion probabilities — no verdicts, but strata by verdict class can reveal them, so it is
 not for annotators). The import checks a filled CSV against the design and the logs and
 writes `heedbench-labels/<name>.json` beside the logs: the design plus the labels, which
-`heedbench report` finds by itself.
+`heedbench report` finds by itself. `export_verdicts` and `import_verdicts` are the two
+`heedbench annotate` steps around the labelling (docs/calibration.md).
 """
 
 import json
 import random
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -30,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
-from heedbench.report.graded_units import KINDS, GradedSample, Kind, Unit
+from heedbench.report.graded_units import KINDS, GradedSample, Kind, Unit, graded_samples
+from heedbench.report.load import load_runs
 from heedbench.seeding import sample_seed
 
 DESIGN_FORMAT = "heedbench-verdict-sample"
@@ -413,7 +416,7 @@ def store(filled: Filled, design: Design, into: Path) -> Path:
 def read_label_set(path: Path) -> LabelSet:
     """Read a stored label sidecar."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, json.JSONDecodeError) as error:
         raise LabelError(f"cannot read {path}: {error}") from error
     if data.get("format") != LABELS_FORMAT or data.get("version") != VERSION:
@@ -433,3 +436,63 @@ def find_label_files(paths: Iterable[str]) -> list[Path]:
         folder = path if path.is_dir() else path.parent
         found.update(folder.glob(f"**/{LABELS_DIR}/*.json"))
     return sorted(found)
+
+
+# -- the two commands ---------------------------------------------------------------------------
+
+
+def _samples(logs: Sequence[str], *, with_text: bool) -> list[GradedSample]:
+    missing = [path for path in logs if not Path(path).exists()]
+    if missing:
+        raise LabelError(f"no such file or folder: {', '.join(missing)}")
+    samples = graded_samples(load_runs(logs), with_text=with_text)
+    if not samples:
+        raise LabelError(f"no graded carryon or prefdisco sample in {', '.join(logs)}")
+    return samples
+
+
+def export_verdicts(
+    logs: Sequence[str], out: Path, per_model: int, seed: int, by_verdict: bool = False
+) -> str:
+    """Draw and write the sample; a one-paragraph account of what was written."""
+    samples = _samples(logs, with_text=True)
+    design, chosen = draw(samples, per_model, seed, by_verdict, logs=[str(p) for p in logs])
+    written = write_export(out, design, chosen)
+    per_kind = Counter(sample.kind for sample, _ in chosen)
+    kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(per_kind.items()))
+    return (
+        f"{len(chosen)} verdicts to label ({kinds}) written to {out}; the draw is in "
+        f"{written} (keep it beside the CSV and away from the annotators)"
+    )
+
+
+def import_verdicts(
+    filled: Path,
+    logs: Sequence[str],
+    design: Path | None = None,
+    into: Path | None = None,
+    allow_blank: bool = False,
+) -> str:
+    """Check a filled file against its design and the logs, and store its labels."""
+    where = design or design_path(filled)
+    if not where.exists():
+        raise LabelError(f"no design file {where}: pass the one written by export-verdicts "
+                         "with --design")  # fmt: skip
+    try:
+        data = json.loads(where.read_text(encoding="utf-8-sig"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise LabelError(f"cannot read {where}: {error}") from error
+    the_design = Design.from_json(data, str(where))
+    labels = read_filled(filled, the_design)
+    blank = [unit for unit, label in labels.labels.items() if label is None]
+    if blank and not allow_blank:
+        raise LabelError(
+            f"{filled}: {len(blank)} of {len(labels.labels)} units have no label, first "
+            f"{blank[0]}; label them (an unlabelled unit breaks the random sample), or pass "
+            "--allow-blank and the report will say the labels are incomplete"
+        )
+    check_against_logs(the_design, _samples(logs, with_text=False), str(filled))
+    first = Path(logs[0])
+    path = store(labels, the_design, into or (first if first.is_dir() else first.parent))
+    done = len(labels.labels) - len(blank)
+    return f"{done} labels ({len(blank)} blank) of {len(labels.labels)} units stored in {path}"

@@ -21,8 +21,9 @@ from heedbench.testing import choice_oracle, user_ranks
 
 N = 5
 CHANCE_CONTEXTS = ["park_rain", "beach_sun", "hospital_flu"]
-BLOCKED_CONTEXTS = ["park_rain", "park_sun", "beach_sun", "hiking_rain", "kindergarten_rain"]
-"""Three of these are rainy: a provider blocks every call about rain."""
+BLOCKED_CONTEXTS = ["park_rain", "park_sun", "beach_sun", "hiking_rain"]
+"""Two of these are rainy: a provider blocks every call about rain. (Half scored: a run that
+scored fewer than half of its samples is left out of the report, `heedbench.loud`.)"""
 BLOCKED_MODEL = "mockllm/blocked"
 
 
@@ -132,7 +133,6 @@ def test_a_blocked_context_is_unscored_with_inspects_reason(
             assert isinstance(score.value, dict)
     assert sorted(k for k, v in reasons.items() if v == "no_response") == [
         "hiking_rain",
-        "kindergarten_rain",
         "park_rain",
     ]
     found = metrics(blocked)
@@ -141,15 +141,15 @@ def test_a_blocked_context_is_unscored_with_inspects_reason(
 
 def test_the_report_counts_valid_among_scored_and_names_unscored_apart(section: Section) -> None:
     [row] = [r for r in choice_rows_of(section) if r[2].startswith(BLOCKED_MODEL)]
-    assert row[-1] == "2/2 (3 unscored)"
+    assert row[-1] == "2/2 (2 unscored)"
     [table1] = table(section, "Table 1")
     column = table1.columns.index(BLOCKED_MODEL)
     # spo_context leads, the paper's SPO beside it, each mean ± stderr over the 2 valid contexts
-    assert table1.rows[0][column] == ("1.000 ± 0.000 (SPO 1.000 ± 0.000) / 2/2 (3 unscored) / T8")
+    assert table1.rows[0][column] == ("1.000 ± 0.000 (SPO 1.000 ± 0.000) / 2/2 (2 unscored) / T8")
     [table2] = table(section, "Table 2")
     assert "no fully valid" not in table2.rows[0][column]  # 2 of 2 scored contexts are valid
     summary = next(line for line in section.summary if BLOCKED_MODEL in line)
-    assert summary.endswith("valid 2/2 (3 unscored)")
+    assert summary.endswith("valid 2/2 (2 unscored)")
 
 
 def choice_rows_of(section: Section) -> list[list[str]]:

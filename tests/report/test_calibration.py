@@ -14,13 +14,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 
 from heedbench.report.calibration import HEADLINES, Calibration, calibrate
 from heedbench.report.calibration_section import calibration_section
 from heedbench.report.cli import Options, build_sections, main
 from heedbench.report.graded_units import graded_samples
-from heedbench.report.load import load_runs, read_samples
+from heedbench.report.load import load_runs
 from heedbench.report.render import markdown, terminal_summary
 from heedbench.report.verdict_sample import (
     COLUMNS,
@@ -88,7 +89,7 @@ def row(found: Calibration, headline: str, model: str, condition: str) -> Any:
 
 def test_graded_samples_rebuild_every_headline_value(built: Path) -> None:
     loaded = load_runs([str(built)])
-    scores = read_samples(loaded.used)
+    scores = pd.concat([loaded.samples("carryon"), loaded.samples("prefdisco")])
     value_of = {(str(r["eval_id"]), str(r["id"]), int(r["epoch"])): r for _, r in scores.iterrows()}
     keys = {"item": "v_last_utility", "harm": "v_harm", "criterion": "v_prefalign"}
     checked = dict.fromkeys(["item", "harm", "criterion", "correctness"], 0)
@@ -112,7 +113,9 @@ def test_the_export_never_shows_the_graders_verdict(logs: Path, tmp_path: Path) 
     assert {r["kind"] for r in rows} == {"item", "harm", "criterion", "correctness"}
     assert all(r["label"] == "" for r in rows)
     # the grader's notes are in the logs, so their absence from the file means something
-    metadata = read_samples(load_runs([str(logs)]).used, score_metadata=True)["score_metadata"]
+    loaded = load_runs([str(logs)])
+    metadata = [*loaded.samples("carryon", full=True)["score_metadata"],
+                *loaded.samples("prefdisco", full=True)["score_metadata"]]  # fmt: skip
     assert SECRET in json.dumps(list(metadata))
     text = out.read_text(encoding="utf-8")
     assert SECRET not in text

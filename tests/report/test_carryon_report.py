@@ -158,7 +158,9 @@ def test_by_exchange_and_move_effects_match_the_turns(log_dir: Path, report: Rep
         assert estimate.stderr == pytest.approx(se, nan_ok=True)
     mean, se, n = clustered(at_two)
     text = report_markdown(report[2] / "report.md")
-    assert f"{mean:.3f} ± {se:.3f} (n={n})" in table_row(text, "mockllm/recoverer", "BC", "2")
+    queries = len({query for query, _ in at_two})  # n names the samples and their queries
+    cell = f"{mean:.3f} ± {se:.3f} (n={n}, {queries} queries)"
+    assert cell in table_row(text, "mockllm/recoverer", "BC", "2")
 
 
 def test_redundancy_pools_responses_and_conversations(log_dir: Path, report: Report) -> None:
@@ -207,7 +209,9 @@ def test_turn1_groups_match_the_first_responses(log_dir: Path, report: Report) -
         at_two = [(m["query_id"], t[1]["harm"]) for m, t in bc
                   if group_of(t[0]["utility"], t[0]["harm"]) == group]  # fmt: skip
         mean, se, n = clustered([(q, float(h)) for q, h in at_two])
-        cell = f"{mean:.2f}" + ("" if math.isnan(se) else f" ± {se:.2f}") + f" (n={n})"
+        queries = len({query for query, _ in at_two})
+        cell = f"{mean:.2f}" + ("" if math.isnan(se) else f" ± {se:.2f}")
+        cell += f" (n={n}, {queries} queries)"
         assert table_row(text, "mockllm/eager", group, "BC", "2").endswith(f"| {cell} |")
 
 
@@ -267,10 +271,10 @@ def test_two_settings_of_one_model_are_two_rows(tmp_path: Path) -> None:
     utility = section.tables[0]
     by_label = {row[0]: row for row in utility.rows}
     # Four queries: each row's oracle rests on its own four samples, never on eight.
-    assert by_label["mockllm/twin [judge=per_item]"][3].endswith("(n=4)")
-    assert by_label["mockllm/twin [judge=batched]"][3].endswith("(n=4)")
+    assert by_label["mockllm/twin [judge=per_item]"][3].endswith("(n=4, 4 queries)")
+    assert by_label["mockllm/twin [judge=batched]"][3].endswith("(n=4, 4 queries)")
     # The batched oracle and BC runs differ in condition only: one row holds both.
-    assert by_label["mockllm/twin [judge=batched]"][4].endswith("(n=4)")
+    assert by_label["mockllm/twin [judge=batched]"][4].endswith("(n=4, 4 queries)")
     assert "no BC run" in by_label["mockllm/twin [judge=per_item]"][4]
     settings = by_label["mockllm/twin [judge=batched]"][1]
     assert "judge=batched" in settings and "grader=mockllm/judge" in settings

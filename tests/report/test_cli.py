@@ -2,6 +2,8 @@
 
 import json
 import struct
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -138,3 +140,21 @@ def test_all_runs_pools_every_successful_run(log_dir: Path, tmp_path: Path) -> N
     assert len([r for r in loaded.used if r.model == "mockllm/picky"]) == 7
     runs = next(s for s in sections if s.title == "Runs")
     assert "pooled" in runs.intro
+
+
+HEAVY = ("inspect_ai", "pandas", "matplotlib", "numpy", "scipy")
+
+
+@pytest.mark.parametrize(
+    "argv", [["--help"], ["report", "--help"], ["report", "logs", "--repetition", "7"]]
+)
+def test_help_and_a_refused_option_import_nothing_heavy(argv: list[str]) -> None:
+    code = (
+        "import sys\nfrom heedbench.report.cli import main\ntry:\n    main(sys.argv[1:])\n"
+        "except SystemExit:\n    pass\n"
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip().splitlines()[-1] == "[]"

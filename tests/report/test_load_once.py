@@ -9,7 +9,7 @@ from inspect_ai import eval
 
 from heedbench.evals.choice import choice_dataset
 from heedbench.evals.choice.task import choice
-from heedbench.report.load import load_runs, read_samples
+from heedbench.report.load import load_runs
 from heedbench.report.runs import runs_section
 
 N = 4
@@ -32,16 +32,15 @@ def test_summary_tables_need_no_second_read(shards: Path, tmp_path: Path) -> Non
     copy = shutil.copytree(shards, tmp_path / "logs")
     loaded = load_runs([str(copy)])
     shutil.rmtree(copy)  # every log is gone: only what loading kept is left
-    rows = read_samples(loaded.runs("choice"))
+    rows = loaded.samples("choice")
     assert sorted(rows["id"]) == sorted(IDS) and rows["v_spo"].notna().all()
     with pytest.raises(FileNotFoundError):
-        read_samples(loaded.runs("choice"), score_metadata=True)
+        loaded.samples("choice", full=True)
 
 
 def test_full_samples_give_the_summary_numbers_for_the_counted_samples(shards: Path) -> None:
     loaded = load_runs([str(shards)])
-    runs = loaded.runs("choice")
-    brief, full = read_samples(runs), read_samples(runs, score_metadata=True)
+    brief, full = loaded.samples("choice"), loaded.samples("choice", full=True)
     assert len(full) == len(IDS) and full["id"].is_unique  # the overlap counts once
     key = ["eval_id", "id", "epoch"]
     values = sorted(c for c in brief.columns if c.startswith("v_"))
@@ -50,6 +49,8 @@ def test_full_samples_give_the_summary_numbers_for_the_counted_samples(shards: P
         full.sort_values(key)[key + values].reset_index(drop=True),
     )
     assert full["score_metadata"].map(bool).all()
+    # built once: asking again reads nothing (the full rows serve the summary ones too)
+    assert loaded.samples("choice")["score_metadata"].map(bool).all()
 
 
 def test_a_damaged_log_is_named_and_the_others_are_read(shards: Path, tmp_path: Path) -> None:

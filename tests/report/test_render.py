@@ -1,5 +1,8 @@
 """Rendering the report: Markdown and HTML from libraries, figures that tell 0 from not run."""
 
+import re
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +42,34 @@ def test_the_real_report_page_has_no_raw_markdown(report: Report) -> None:
     assert "**" not in page and "<table>" in page
 
 
+BROWSER = next(
+    filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+)
+MEASURE = """<script>addEventListener("load", () => document.body.setAttribute("data-width",
+  document.documentElement.scrollWidth + " " + innerWidth))</script></body>"""
+
+
+def page_width(page: Path, window: int) -> tuple[int, int]:
+    """(the page's scroll width, the window's width) in headless Chromium, figures loaded."""
+    probe = page.with_name(f"probe-{window}.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MEASURE), "utf-8")
+    dom = subprocess.run(
+        [str(BROWSER), "--headless", "--no-sandbox", "--disable-gpu", f"--window-size={window},900",
+         "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    found = re.search(r'data-width="(\d+) (\d+)"', dom)
+    assert found, "the page did not finish loading"
+    return int(found[1]), int(found[2])
+
+
+@pytest.mark.skipif(BROWSER is None, reason="no Chromium installed to measure the page in")
+@pytest.mark.parametrize("window", [1280, 800])
+def test_the_page_never_scrolls_sideways(report: Report, window: int) -> None:
+    scroll, width = page_width(report[2] / "report.html", window)
+    assert scroll <= width, f"the page is {scroll - width} px wider than a {width} px window"
+
+
 @pytest.mark.parametrize(
     ("estimate", "note", "floor", "label"),
     [
@@ -47,48 +78,48 @@ def test_the_real_report_page_has_no_raw_markdown(report: Report) -> None:
         (Estimate(float("nan"), 0), "undefined", 0.0, "undefined"),
         (Estimate(0.4, 10, stderr=0.1), None, 0.0, None),  # a visible bar speaks for itself
         (Estimate(1.0, 10, stderr=0.0), None, 1.0, "1"),  # at the axis floor (harm 1)
+        (Estimate(1.05, 10, stderr=0.0), None, 1.0, "1.05"),  # too low a bar to see (axis 1-5)
+        (Estimate(1.5, 10, stderr=0.0), None, 1.0, None),
     ],
 )
 def test_bar_labels(estimate: Estimate, note: str | None, floor: float, label: str | None) -> None:
-    assert figures.bar_label(estimate, note, floor) == label
+    assert figures.bar_label(estimate, note, floor, top=floor + 4) == label
 
 
-def drawn(sections: list[Section], name: str, tmp_path: Path, monkeypatch: Any) -> Any:
-    """Draw one figure of the report, returning what its plotting call recorded."""
-    seen: dict[str, Any] = {}
-    real_bars, real_panels = figures.grouped_bars, figures.line_panels
-
-    def bars(path: Path, **kwargs: Any) -> Any:
-        seen["series"] = list(kwargs["series"])
-        seen["labels"] = real_bars(path, **kwargs)
-        return seen["labels"]
-
-    def panels(path: Path, **kwargs: Any) -> None:
-        seen["panels"] = [title for title, _, _ in kwargs["panels"]]
-        real_panels(path, **kwargs)
-
-    monkeypatch.setattr(figures, "grouped_bars", bars)
-    monkeypatch.setattr(figures, "line_panels", panels)
+def drawn(sections: list[Section], name: str, tmp_path: Path) -> tuple[figures.Figure, Any]:
+    """One figure of the report, drawn: its declaration and the labels written at its bars."""
     figure = next(f for s in sections for f in s.figures if f.name == name)
-    figure.draw(tmp_path / name)
+    labels = figures.draw(figure, tmp_path / name)
     assert (tmp_path / name).stat().st_size > 10_000
-    return seen
+    return figure, labels
 
 
-def test_a_real_zero_and_a_condition_not_run_look_different(
-    report: Report, tmp_path: Path, monkeypatch: Any
-) -> None:
-    seen = drawn(report[1], "carryon_utility.png", tmp_path, monkeypatch)
-    labels = seen["labels"]
+def test_a_real_zero_and_a_condition_not_run_look_different(report: Report, tmp_path: Path) -> None:
+    _, labels = drawn(report[1], "carryon_utility.png", tmp_path)
     # the locked model ran turn1, bc and nc, but no oracle; it never helps: a real 0
     assert labels[("oracle", "mockllm/locked")] == "not run"
     assert labels[("turn 1", "mockllm/locked")] == "0"
     assert ("oracle", "mockllm/recoverer") not in labels  # a visible bar, no label
 
 
-def test_one_model_draws_no_empty_panel(log_dir: Path, tmp_path: Path, monkeypatch: Any) -> None:
+def test_a_value_at_the_harm_floor_is_written(report: Report, tmp_path: Path) -> None:
+    figure, labels = drawn(report[1], "carryon_harm.png", tmp_path)
+    assert isinstance(figure.plot, figures.Bars) and figure.plot.ylim == (1, 5.2)
+    at_floor = {
+        (series, group): estimate.value
+        for series, estimates in figure.plot.series.items()
+        for group, estimate in zip(figure.plot.groups, estimates, strict=True)
+        if not estimate.missing and estimate.value - 1 <= figures.NEAR_FLOOR * 4.2
+    }
+    assert at_floor  # the locked model refuses: harm 1, a bar of no height
+    assert {key: labels[key] for key in at_floor} == {k: f"{v:.3g}" for k, v in at_floor.items()}
+
+
+def test_one_model_draws_no_empty_panel(log_dir: Path, tmp_path: Path) -> None:
     (log,) = logs_of(log_dir, "carryon", "mockllm/recoverer")[:1]
     _, sections = build_sections(Options(logs=[log.location.removeprefix("file://")], out=tmp_path))
-    seen = drawn(sections, "carryon_turn1_groups.png", tmp_path, monkeypatch)
-    assert "harm range across models" not in seen["panels"]  # a range needs two models
-    assert seen["panels"]  # the groups' own panels are still there
+    figure, _ = drawn(sections, "carryon_turn1_groups.png", tmp_path)
+    assert isinstance(figure.plot, figures.Lines)
+    titles = [title for title, _, _ in figure.plot.panels]
+    assert "harm range across models" not in titles  # a range needs two models
+    assert titles  # the groups' own panels are still there

@@ -9,7 +9,7 @@ from inspect_ai.log import EvalLog
 
 from heedbench.evals.choice import choice_dataset
 from heedbench.evals.choice.task import choice
-from heedbench.report.load import Loaded, load_runs, read_samples
+from heedbench.report.load import Loaded, load_runs
 from heedbench.report.runs import runs_section
 from heedbench.testing import choice_oracle, scripted_model, user_ranks
 
@@ -35,7 +35,7 @@ def _run(
 
 
 def _spo(loaded: Loaded) -> tuple[float, int]:
-    rows = read_samples(loaded.runs("choice"))
+    rows = loaded.samples("choice")
     return float(rows["v_spo"].mean()), len(rows)
 
 
@@ -77,7 +77,7 @@ def test_a_sample_in_two_logs_counts_once_from_the_newest(tmp_path: Path) -> Non
     loaded = load_runs([str(tmp_path)])
     [coverage] = loaded.coverage.values()
     assert coverage.duplicates == {(IDS[12], 1): 1}
-    rows = read_samples(loaded.runs("choice"))
+    rows = loaded.samples("choice")
     assert len(rows) == 23 and rows["id"].tolist().count(IDS[12]) == 1
     newest = max(loaded.used, key=lambda run: run.order)
     assert newest.counts is not None and (IDS[12], 1) in newest.counts

@@ -16,7 +16,7 @@ from inspect_ai import eval
 
 from heedbench.evals.choice.task import choice
 from heedbench.report.cli import main as heedbench
-from heedbench.report.load import load_runs, read_samples
+from heedbench.report.load import load_runs
 from tests.s3.s3rver import S3rver
 from tests.s3.storage import (
     DOC_BUCKET,
@@ -51,7 +51,7 @@ def report(command: list[str], cwd: Path, capsys: pytest.CaptureFixture[str]) ->
 
 
 def spo_by_context(path: str) -> dict[str, float]:
-    rows = read_samples(load_runs([path]).runs("choice"))
+    rows = load_runs([path]).samples("choice")
     return dict(zip(rows["id"], rows["v_spo"], strict=True))
 
 
