@@ -23,8 +23,6 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
-
 from heedbench.evals.judge_check.gold import (
     ATTACKS,
     CORRECTNESS_KINDS,
@@ -34,7 +32,7 @@ from heedbench.evals.judge_check.gold import (
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues
-from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
+from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
 from heedbench.scorers.prefdisco.answers import VerdictKind, deterministic_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,21 +161,6 @@ def check_pairing(
             clean, injected
         ):
             problems.add(at, "response", "is not the twin's response plus one injected span")
-
-
-def schema_problems(model: type[BaseModel], record: Record, at: str, problems: Problems) -> bool:
-    """Whether `record` validates against its file's schema; each problem is reported.
-
-    The schema is the loader's (`evals/judge_check/gold.py`); the checks below add the card's.
-    """
-    try:
-        model.model_validate(record)
-    except ValidationError as error:
-        for detail in error.errors():
-            field = ".".join(str(part) for part in detail["loc"]) or "-"
-            problems.add(at, field, detail["msg"])
-        return False
-    return True
 
 
 def check_levels(criterion: Record, at: str, problems: Problems) -> None:
