@@ -50,7 +50,7 @@ def prefdisco_reply(prompt: str) -> str:
     """Every prefdisco role in one function: grader, simulated user, evaluated model."""
     from tests.prefdisco.scripted import asks, grader_reply
 
-    if prompt.startswith(("You grade", "You check")):
+    if prompt.startswith(("You grade", "You check", "You judge")):
         return grader_reply(prompt)
     if prompt.startswith(("You are playing a person", "You are role-playing a person")):
         return "Short and plain, please."

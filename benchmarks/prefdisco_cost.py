@@ -9,7 +9,10 @@ The scripted replies have realistic lengths (`--answer-chars`, `--user-chars`), 
 evaluated model asks `--questions` questions in discovery (the paper's models average 1.48)
 and then answers. Under `paper` that answer ends the questions and the final answer is still
 requested, so discovery costs the evaluated model `questions + 2` calls, two of them full
-answers; under `budgeted` the model's own answer is judged (`questions + 1` calls).
+answers; under `budgeted` the model's own answer is judged (`questions + 1` calls). Under
+`paper` every answer also goes to the correctness grader, and replies are shared by their
+messages (`share_baseline`): a problem's personas share one baseline answer and one first
+question (each persona's user answers in its own words, so nothing else is shared).
 
 The dollar figure is for a full 1K source of the public release (100 problems x 10 personas =
 1,000 records, x 3 conditions) at the prices in `heedbench/prices.yaml`. The release's records
@@ -44,14 +47,19 @@ CHARS_PER_TOKEN = 4
 RELEASE_RECORDS = 1000
 RELEASE_CRITERIA = 20
 CONDITIONS = ("baseline", "discovery", "oracle")
+ROLES = ("model", "user", "grader", "correctness")
+"""`grader` is PrefAlign, scaled to the release's criteria; `correctness` is one call an answer."""
 
 
 ORACLE_OPENINGS = (prompts.PAPER_ORACLE_SYSTEM[:60], prompts.ORACLE_SYSTEM[:30])
 FINAL_REQUESTS = (prompts.PAPER_FINAL_REQUEST, prompts.FINAL_REQUEST)
 
 
+ASK_ACTION = "###ACTION###: 'ask_question'"
+
+
 def condition_of(prompt: str) -> str:
-    if "`QUESTION:`" in prompt:  # only the discovery system messages explain the marker
+    if "`QUESTION:`" in prompt or ASK_ACTION in prompt:  # only discovery explains a marker
         return "discovery"
     return "oracle" if any(opening in prompt for opening in ORACLE_OPENINGS) else "baseline"
 
@@ -82,17 +90,28 @@ def scripted(
 
     def model(prompt: str) -> str:
         condition = condition_of(prompt)
-        asked = len(re.findall(r"^QUESTION:", prompt, re.MULTILINE))
+        action = ASK_ACTION in prompt  # markers=action (the paper protocol's) or labels
+        asked = len(re.findall(r"^(?:QUESTION:|###ACTION###: ask)", prompt, re.MULTILINE))
         requested = any(request in prompt for request in FINAL_REQUESTS)
+        ask, answer_marker = (
+            (
+                "###ACTION###: ask_question\n###RESPONSE###: ",
+                "###ACTION###: final_answer\n###RESPONSE###: ",
+            )
+            if action
+            else ("QUESTION: ", "FINAL ANSWER: ")
+        )
         if condition == "discovery" and asked < questions and not requested:
-            reply = f"QUESTION: How much detail and which notation suit you best? ({asked})"
+            reply = f"{ask}How much detail and which notation suit you best? ({asked})"
         else:
-            prefix = "FINAL ANSWER: " if condition == "discovery" else ""
+            prefix = answer_marker if condition == "discovery" else ""
             reply = f"{prefix}[{condition}] {answer} The answer is \\boxed{{7}}."
         return meter.add(condition, "model", prompt, reply)
 
     def user(prompt: str) -> str:
-        reply = ("Short, please, and no heavy notation; I am rusty. " * 10)[:user_chars]
+        # each persona answers in its own words, so only what the reference shares is shared
+        name = (re.findall(r"- Name: (.*)", prompt) or ["me"])[0]
+        reply = (f"{name} here. Short, please, and no heavy notation. " * 10)[:user_chars]
         if '"thought"' in prompt:  # user_format=json (the paper protocol's): a thought as well
             thought = "They ask how I like it explained; my profile says short and plain."
             reply = json.dumps({"thought": thought, "response": reply})
@@ -103,8 +122,9 @@ def scripted(
         condition = tag.group(1) if tag else "baseline"
         count = len(re.findall(r"^Criterion \d+:", prompt, re.MULTILINE))
         why = "The response mostly matches the preferred level, with minor lapses in tone."
-        if "reaches the correct final answer" in prompt:
-            reply = json.dumps({"correct": True, "justification": why})
+        if "correct answer" in prompt:  # counted apart: it does not grow with the criteria
+            verdict = {"correct": 1 if "<0 or 1>" in prompt else True, "justification": why}
+            return meter.add(condition, "correctness", prompt, json.dumps(verdict))
         elif count:
             listing = prompt.split("\n\nBlock code for this request", maxsplit=1)[0]
             entries = re.findall(r"^Criterion \d+:.*?(?=^Criterion \d+:|\Z)", listing,
@@ -124,7 +144,7 @@ def scripted(
     )
 
 
-def run(source: str, judge: str, protocol: str, args: argparse.Namespace) -> dict[str, Any]:
+def run(source: str, judge: Any, protocol: Any, args: argparse.Namespace) -> dict[str, Any]:
     meter = Meter()
     model, user, grader = scripted(meter, args.questions, args.answer_chars, args.user_chars)
     with tempfile.TemporaryDirectory() as log_dir:
@@ -150,7 +170,7 @@ def run(source: str, judge: str, protocol: str, args: argparse.Namespace) -> dic
     rows: dict[str, Any] = {}
     for condition in CONDITIONS:
         n = per_condition[condition]
-        for role in ("model", "user", "grader"):
+        for role in ROLES:
             key = (condition, role)
             rows[f"{condition}/{role}"] = {
                 "calls": meter.calls[key] / n,
@@ -212,7 +232,8 @@ def main() -> None:
     )
     args = parser.parse_args()
     prices = load_prices(args.prices)
-    models = {"model": args.model, "user": args.user, "grader": args.grader}
+    models = {"model": args.model, "user": args.user, "grader": args.grader,
+              "correctness": args.grader}  # fmt: skip
     results = []
     for judge in ("per_criterion", "batched"):
         result = run(args.source, judge, args.protocol, args)
@@ -241,14 +262,16 @@ def main() -> None:
                 condition, role = key.split("/")
                 print(f"| {result['judge']} | {condition} | {role} | {row['calls']:.2f} "
                       f"| {row['tokens_in']:,.0f} | {row['tokens_out']:,.0f} |")  # fmt: skip
-    print("\n| judge | criteria | model $ | user $ | grader $ | total $ (1K source) |")
+    print("\n| judge | criteria | model $ | user $ | grader $ (PrefAlign + correctness) "
+          "| total $ (1K source) |")  # fmt: skip
     print("|---|---|---|---|---|---|")
     for result in results:
         for label, key in (("sample", "dollars_1k_source_measured"),
                            ("20 (release)", "dollars_1k_source_20_criteria")):  # fmt: skip
             d = result[key]
             print(f"| {result['judge']} | {label} | {d['model']:.2f} | {d['user']:.2f} "
-                  f"| {d['grader']:.2f} | {d['total']:.2f} |")  # fmt: skip
+                  f"| {d['grader']:.2f} + {d.get('correctness', 0):.2f} "
+                  f"| {d['total']:.2f} |")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -15,15 +15,19 @@ Arguments (`-A key=value`):
     sources: `all` (default: every source in the data: the four of the shipped sample, the ten
         of the release with data=hub) or a comma-separated list.
     fixed_questions: the fixed k of the extra discovery runs (default 2,4,8; empty for none).
+    stock: true to add one stock-questionnaire discovery run per source (`-T questions=stock`,
+        beyond the paper; the report sets it beside each model's own discovery).
     log_dir: where the logs go (default ./logs/prefdisco-paper).
     anything else: a `prefdisco` task argument for every run, e.g. -A data=hub
         -A revision=<sha> -A max_problems=100.
 """
 
-from typing import Any
+from typing import Any, get_args
 
 from inspect_flow import FlowOptions, FlowSpec, FlowTask, tasks_matrix
 
+from heedbench import params
+from heedbench.evals.prefdisco.dataset import Variant
 from heedbench.evals.prefdisco.task import prefdisco, resolve_sources
 from heedbench.prices import DEFAULT_PRICES
 from heedbench.sweeps import log_folder, names, numbers, one, task_version
@@ -39,12 +43,13 @@ def prefdisco_paper(
     grader: str | None = None,
     sources: str | list[str] = "all",
     fixed_questions: int | str | list[int] | None = FIXED_QUESTIONS,
+    stock: bool | str = False,
     log_dir: str | None = None,
     **task_args: Any,
 ) -> FlowSpec:
     """The sweep as a FlowSpec (see the module docstring for the arguments)."""
     if sources == "all":
-        variant = str(task_args.get("variant", "1k"))
+        variant = params.one_of("variant", task_args.get("variant", "1k"), get_args(Variant))
         chosen = list(resolve_sources("all", variant, task_args.get("data")))
     else:
         chosen = names(sources, "sources")
@@ -58,6 +63,11 @@ def prefdisco_paper(
         for source in chosen
         for k in numbers(fixed_questions)
     ]
+    if params.flag("stock", stock):
+        runs += [
+            {"condition": "discovery", "source": source, "questions": "stock", **task_args}
+            for source in chosen
+        ]
     base = FlowTask(
         name="heedbench/prefdisco",
         factory=prefdisco,

@@ -122,6 +122,14 @@ def one_of(name: str, value: Any, allowed: Iterable[Name]) -> Name:
     raise _fail(name, f"one of {', '.join(choices)}", value)
 
 
+def names(name: str, value: Any, allowed: Iterable[Name]) -> tuple[Name, ...]:
+    """A non-empty list of allowed names: a list, or one comma-separated string."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list | tuple) or not items:
+        raise _fail(name, "a list of names", value)
+    return tuple(one_of(name, str(item).strip(), allowed) for item in items)
+
+
 def optional_text(name: str, value: Any) -> str | None:
     """A non-empty string, or None (unset)."""
     if value is None:

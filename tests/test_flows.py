@@ -133,6 +133,13 @@ def test_prefdisco_paper_is_conditions_by_sources_by_models_plus_fixed_k() -> No
     assert len(tasks(hub)) == 10 * 3
     assert all(args_of(t)["revision"] == "0123abc" for t in tasks(hub))
 
+    # beyond the paper: one stock-questionnaire discovery run per source, when asked for
+    stock = load("prefdisco_paper", models="lab/a", user="lab/u", grader="lab/g",
+                 fixed_questions="", stock="true")  # fmt: skip
+    asked = [args_of(t) for t in tasks(stock) if args_of(t).get("questions") == "stock"]
+    assert sorted(a["source"] for a in asked) == sorted(shipped)
+    assert {a["condition"] for a in asked} == {"discovery"} and len(tasks(stock)) == 4 * 4
+
 
 def test_choice_shards_split_the_contexts_by_sample_id(tmp_path: Path) -> None:
     shards = [

@@ -23,29 +23,26 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
+
+from heedbench.evals.judge_check.gold import (
+    ATTACKS,
+    CORRECTNESS_KINDS,
+    CorrectnessCase,
+    RubricCase,
+)
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl
-from heedbench.scorers.prefdisco.correctness import VerdictKind, deterministic_verdict
+from heedbench.scorers.prefdisco.answers import VerdictKind, deterministic_verdict
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DIR = ROOT / "datasets" / "judge_check"
 RUBRIC = "prefdisco_rubric.jsonl"
 CORRECTNESS = "prefdisco_correctness.jsonl"
-
-ATTACKS = (
-    "addresses_grader", "pre_approval", "fake_delimiter", "lookalike_delimiter",
-    "fake_verdict_json", "language_switch", "null_response", "master_key",
-    "verbosity_padding", "authority_citation", "harsh_injection",
-)  # fmt: skip
-"""The attack families of the data contract (the first six are the loader's original ones)."""
 PUSHES = ("lenient", "harsh")
 RUBRIC_KINDS = ("aligned", "misaligned", "mixed", "adversarial")
-CORRECTNESS_KINDS = (
-    "plain", "chatty", "self_correction", "hedged", "refusal", "option_text", "no_answer",
-    "adversarial",
-)  # fmt: skip
 NEVER_CORRECT = ("hedged", "refusal", "no_answer")
 """Kinds that commit to no single answer, so the guide labels them incorrect."""
 
@@ -60,7 +57,7 @@ CORRECTNESS_KEYS = {
     "id", "source", "problem", "options", "gold", "response", "correct", "kind", "attack",
     "injection_target", "push", "twin", "note",
 }  # fmt: skip
-ADVERSARIAL_FIELDS = ("attack", "injection_target", "push", "twin")
+"""The data card's contract: every key present, none other (the schema allows more)."""
 
 
 def where(name: str, index: int, record: Record) -> str:
@@ -144,22 +141,13 @@ def check_pairing(
     by_id = {r.get("id"): r for r in records}
     for index, record in enumerate(records):
         at = where(name, index, record)
-        attack = record.get("attack")
-        if attack is None:
-            for field in ADVERSARIAL_FIELDS[1:]:
-                if record.get(field) is not None:
-                    problems.add(at, field, "set on a clean record")
-            if record.get("kind") == "adversarial":
-                problems.add(at, "attack", "an adversarial record needs an attack family")
-            continue
-        if attack not in ATTACKS:
-            problems.add(at, "attack", f"must be one of {', '.join(ATTACKS)}")
-        if record.get("kind") != "adversarial":
-            problems.add(at, "kind", "must be 'adversarial' when attack is set")
+        adversarial = record.get("attack") is not None
+        if adversarial != (record.get("kind") == "adversarial"):
+            problems.add(at, "kind", "is 'adversarial' exactly when attack is set")
         push = record.get("push")
-        if push not in PUSHES:
-            problems.add(at, "push", "must be 'lenient' or 'harsh'")
-        elif record.get("injection_target") != target(push):
+        if not adversarial or push not in PUSHES:
+            continue  # the schema reports a missing push
+        if record.get("injection_target") != target(push):
             problems.add(at, "injection_target", f"a {push} push asks for {target(push)}")
         twin = by_id.get(record.get("twin"))
         if twin is None:
@@ -177,18 +165,29 @@ def check_pairing(
             problems.add(at, "response", "is not the twin's response plus one injected span")
 
 
+def schema_problems(model: type[BaseModel], record: Record, at: str, problems: Problems) -> bool:
+    """Whether `record` validates against its file's schema; each problem is reported.
+
+    The schema is the loader's (`evals/judge_check/gold.py`); the checks below add the card's.
+    """
+    try:
+        model.model_validate(record)
+    except ValidationError as error:
+        for detail in error.errors():
+            field = ".".join(str(part) for part in detail["loc"]) or "-"
+            problems.add(at, field, detail["msg"])
+        return False
+    return True
+
+
 def check_levels(criterion: Record, at: str, problems: Problems) -> None:
     """Levels 1, 3 and 5, worded for the user's value as the README describes."""
-    levels, value = criterion.get("levels"), criterion.get("value")
-    if not isinstance(levels, dict) or set(levels) != {"1", "3", "5"}:
+    levels, value = criterion["levels"], criterion["value"]
+    if set(levels) != {"1", "3", "5"}:
         problems.add(at, "levels", "must map exactly '1', '3' and '5' to texts")
-        return
-    if not all(is_text(text) for text in levels.values()):
-        problems.add(at, "levels", "every level needs a text")
-        return
-    if value == "3" and not levels["1"].startswith("Goes to an extreme"):
+    elif value == "3" and not levels["1"].startswith("Goes to an extreme"):
         problems.add(at, "levels", "for value 3, level 1 describes either extreme")
-    if value in ("2", "4") and not levels["5"].startswith("Leans clearly"):
+    elif value in ("2", "4") and not levels["5"].startswith("Leans clearly"):
         problems.add(at, "levels", f"for value {value}, level 5 leans toward one end")
 
 
@@ -202,46 +201,33 @@ def rubric_kind(scores: Sequence[int]) -> str:
 
 
 def validate_rubric(records: list[Record], problems: Problems) -> None:
-    """The schema of prefdisco_rubric.jsonl and its pairing contract."""
+    """The schema of prefdisco_rubric.jsonl, the card's contract and the pairing contract."""
     check_ids(records, "pa", RUBRIC, problems)
     for index, record in enumerate(records):
         at = where(RUBRIC, index, record)
         check_keys(record, RUBRIC_KEYS, at, problems)
-        if record.get("source") not in SOURCES:
-            problems.add(at, "source", f"must be one of {', '.join(SOURCES)}")
-        for field in ("task", "response", "note"):
-            if not is_text(record.get(field)):
-                problems.add(at, field, "must be a non-empty string")
-        criteria = record.get("criteria")
-        if not isinstance(criteria, list) or not 2 <= len(criteria) <= 4:
-            problems.add(at, "criteria", "must be a list of 2-4 criteria")
+        if not schema_problems(RubricCase, record, at, problems):
             continue
-        names = [c.get("preference") for c in criteria if isinstance(c, dict)]
-        if len(set(names)) != len(criteria):
+        if not is_text(record.get("note")):
+            problems.add(at, "note", "must be a non-empty string")
+        criteria = record["criteria"]
+        if not 2 <= len(criteria) <= 4:
+            problems.add(at, "criteria", "must be a list of 2-4 criteria")
+        if len({c["preference"] for c in criteria}) != len(criteria):
             problems.add(at, "criteria", "each criterion needs its own preference name")
-        scores: list[int] = []
         for number, criterion in enumerate(criteria):
             c_at = f"{at} criteria[{number}]"
-            if not isinstance(criterion, dict):
-                problems.add(c_at, "-", "must be an object")
-                continue
             check_keys(criterion, CRITERION_KEYS, c_at, problems)
-            for field in ("preference", "description", "justification", "note"):
+            for field in ("justification", "note"):
                 if not is_text(criterion.get(field)):
                     problems.add(c_at, field, "must be a non-empty string")
-            if criterion.get("value") not in ("1", "2", "3", "4", "5"):
+            if criterion["value"] not in ("1", "2", "3", "4", "5"):
                 problems.add(c_at, "value", "must be a string '1'-'5'")
             check_levels(criterion, c_at, problems)
-            if not is_score(criterion.get("importance")):
-                problems.add(c_at, "importance", "must be an integer 1-5")
-            if is_score(criterion.get("score")):
-                scores.append(criterion["score"])
-            else:
-                problems.add(c_at, "score", "must be an integer 1-5")
-        kind = record.get("kind")
+        kind, scores = record["kind"], [c["score"] for c in criteria]
         if kind not in RUBRIC_KINDS:
             problems.add(at, "kind", f"must be one of {', '.join(RUBRIC_KINDS)}")
-        elif kind != "adversarial" and len(scores) == len(criteria) and kind != rubric_kind(scores):
+        elif kind != "adversarial" and kind != rubric_kind(scores):
             problems.add(at, "kind", f"the scores make this record '{rubric_kind(scores)}'")
     check_pairing(
         records,
@@ -258,27 +244,18 @@ def validate_correctness(records: list[Record], problems: Problems) -> None:
     for index, record in enumerate(records):
         at = where(CORRECTNESS, index, record)
         check_keys(record, CORRECTNESS_KEYS, at, problems)
-        if record.get("source") not in SOURCES:
-            problems.add(at, "source", f"must be one of {', '.join(SOURCES)}")
-        for field in ("problem", "gold", "response", "note"):
-            if not is_text(record.get(field)):
-                problems.add(at, field, "must be a non-empty string")
-        options, gold, problem = record.get("options"), record.get("gold"), record.get("problem")
+        if not schema_problems(CorrectnessCase, record, at, problems):
+            continue
+        if not is_text(record.get("note")):
+            problems.add(at, "note", "must be a non-empty string")
+        options, problem = record["options"], record["problem"]
         if options is not None:
-            letters = "ABCDEFGHIJ"[: len(options)] if isinstance(options, dict) else ""
-            if not isinstance(options, dict) or list(options) != list(letters) or len(options) < 2:
+            if list(options) != list("ABCDEFGHIJ"[: len(options)]) or len(options) < 2:
                 problems.add(at, "options", "must map the letters A, B, ... in order to texts")
             elif not all(f"\n{k}. {v}" in f"\n{problem}" for k, v in options.items()):
                 problems.add(at, "problem", "must list every option as an 'A. text' line")
-            elif gold not in options:
-                problems.add(at, "gold", "must be one of the option letters")
-        if not isinstance(record.get("correct"), bool):
-            problems.add(at, "correct", "must be true or false")
-        kind = record.get("kind")
-        if kind not in CORRECTNESS_KINDS:
-            problems.add(at, "kind", f"must be one of {', '.join(CORRECTNESS_KINDS)}")
-        elif kind in NEVER_CORRECT and record.get("correct") is not False:
-            problems.add(at, "correct", f"a {kind} response commits to no answer: false")
+        if record["kind"] in NEVER_CORRECT and record["correct"] is not False:
+            problems.add(at, "correct", f"a {record['kind']} response commits to no answer: false")
     check_pairing(
         records,
         CORRECTNESS,

@@ -1,6 +1,6 @@
 """`heedbench/choice`: does an LLM-implemented choice function respect a user's preferences?"""
 
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from inspect_ai import Task, task
 from inspect_ai.log import HeadlineMetric
@@ -21,7 +21,6 @@ from heedbench.solvers.choice import CHOICE_METHODS, ChoiceMethod, choice_solver
 from heedbench.solvers.choice.prompts import TEMPLATES, TemplateId, TemplateKind, template_ids
 from heedbench.solvers.choice.relation import VALIDITY_MODES, Validity
 
-Choice = TypeVar("Choice", bound=str)
 TEMPLATE_KIND: dict[ChoiceMethod, TemplateKind] = {
     "pairwise_score": "pairwise",
     "pairwise_scc": "pairwise",
@@ -96,17 +95,9 @@ VIEWER = ViewerConfig(
 its value on the pairs the context decides, worst `spo_context` on top."""
 
 
-def checked(name: str, value: Any, allowed: tuple[Choice, ...]) -> Choice:
-    """`value` as the one of `allowed` it names; a readable error otherwise."""
-    for option in allowed:
-        if value == option:
-            return option
-    raise params.ParameterError(f"-T {name}: must be one of {', '.join(allowed)}; got {value!r}")
-
-
 def fitting_templates(method: str) -> list[TemplateId]:
     """The templates a design accepts (pairwise_test: only those without "none")."""
-    design = checked("method", method, CHOICE_METHODS)
+    design = params.one_of("method", method, CHOICE_METHODS)
     allowed = [TEMPLATES[t].id for t in template_ids(TEMPLATE_KIND[design])]
     if design == "pairwise_test":
         allowed = [t for t in allowed if not TEMPLATES[t].allows_none]
@@ -117,7 +108,7 @@ def resolve_template(method: str, template: str | None) -> TemplateId:
     """Check the method/template pair; `best` (or None) is the design's default template."""
     allowed = fitting_templates(method)
     if template is None or str(template).lower() == BEST:
-        return DEFAULT_TEMPLATE[checked("method", method, CHOICE_METHODS)]
+        return DEFAULT_TEMPLATE[params.one_of("method", method, CHOICE_METHODS)]
     for option in allowed:
         if str(template).upper() == option:
             return option
@@ -168,9 +159,9 @@ def choice(
     """
     params.reject_unknown("choice", unknown, choice)
     check_roles_at_build((), allow_evaluated_model=False, task="choice")
-    design = checked("method", method, CHOICE_METHODS)
+    design = params.one_of("method", method, CHOICE_METHODS)
     chosen_template = resolve_template(design, template)
-    checked_validity = checked("validity", validity, VALIDITY_MODES)
+    checked_validity = params.one_of("validity", validity, VALIDITY_MODES)
     n = params.optional_integer("n", n, low=2)
     score_low = params.integer("score_low", score_low)
     score_high = params.integer("score_high", score_high)

@@ -8,15 +8,23 @@ every adversarial record's clean twin (`twins.py`); errors name file, record and
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from inspect_ai.dataset import MemoryDataset, Sample
+from pydantic import ValidationError
 
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.errors import JudgeCheckDataError
+from heedbench.evals.judge_check.gold import (
+    ATTACKS,
+    CORRECTNESS_KINDS,
+    CorrectnessCase,
+    Criterion,
+    GoldCase,
+    RubricCase,
+)
 from heedbench.evals.judge_check.twins import check_twins
-from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, SOURCES
-from heedbench.jsonl import jsonl_records, reject_duplicates
+from heedbench.jsonl import first_problem, jsonl_records, reject_duplicates
 from heedbench.paths import shipped_data_dir
 from heedbench.scorers.judge_check.injection import PUSHES
 
@@ -24,31 +32,9 @@ CHECKLIST_FILE = "carryon_checklist.jsonl"
 HARM_FILE = "carryon_harm.jsonl"
 RUBRIC_FILE = "prefdisco_rubric.jsonl"
 CORRECTNESS_FILE = "prefdisco_correctness.jsonl"
-ATTACKS = (
-    "addresses_grader",
-    "pre_approval",
-    "fake_delimiter",
-    "lookalike_delimiter",
-    "fake_verdict_json",
-    "language_switch",
-    "null_response",
-    "master_key",
-    "verbosity_padding",
-    "authority_citation",
-    "harsh_injection",
-)
-CORRECTNESS_KINDS = (
-    "plain",
-    "chatty",
-    "self_correction",
-    "hedged",
-    "refusal",
-    "option_text",
-    "no_answer",
-    "adversarial",
-)
+GoldModel = TypeVar("GoldModel", bound=GoldCase)
 
-__all__ = ["JudgeCheckDataError"]
+__all__ = ["ATTACKS", "CORRECTNESS_KINDS", "JudgeCheckDataError"]
 
 
 def _text(record: Mapping[str, Any], field: str, where: str) -> str:
@@ -63,13 +49,6 @@ def _scale(value: Any, field: str, where: str) -> int:
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
         raise JudgeCheckDataError(f"{where}, field '{field}': must be an integer 1-5")
-    return value
-
-
-def _flag(record: Mapping[str, Any], field: str, where: str) -> bool:
-    value = record.get(field)
-    if not isinstance(value, bool):
-        raise JudgeCheckDataError(f"{where}, field '{field}': must be true or false")
     return value
 
 
@@ -176,90 +155,52 @@ def _harm(record: Mapping[str, Any], where: str) -> Sample:
     )
 
 
+def _validated(model: type[GoldModel], record: Mapping[str, Any], where: str) -> GoldModel:
+    try:
+        return model.model_validate(record)
+    except ValidationError as error:
+        raise JudgeCheckDataError(f"{where}, {first_problem(error)}") from None
+
+
+def _gold_fields(case: GoldCase) -> dict[str, Any]:
+    return {
+        "attack": case.attack, "adversarial": case.adversarial,
+        "injection_target": case.injection_target, "push": case.push, "twin": case.twin,
+    }  # fmt: skip
+
+
 def _rubric(record: Mapping[str, Any], where: str) -> Sample:
-    source = _one_of(record, "source", SOURCES, where)
-    criteria = record.get("criteria")
-    if not isinstance(criteria, list) or not criteria:
-        raise JudgeCheckDataError(f"{where}, field 'criteria': must be a non-empty list")
-    gold = []
-    for index, criterion in enumerate(criteria):
-        c_where = f"{where}, field 'criteria'[{index}]"
-        if not isinstance(criterion, Mapping):
-            raise JudgeCheckDataError(f"{c_where}: must be an object")
-        levels = criterion.get("levels")
-        if not isinstance(levels, Mapping) or not levels:
-            raise JudgeCheckDataError(f"{c_where}, field 'levels': must map scores to texts")
-        gold.append(
-            {
-                "preference": _text(criterion, "preference", c_where),
-                "description": _text(criterion, "description", c_where),
-                "levels": {
-                    _scale(score, "levels", c_where): _text(levels, score, f"{c_where}.levels")
-                    for score in levels
-                },
-                "value": str(criterion.get("value", "")),
-                "justification": str(criterion.get("justification") or ""),
-                "importance": _scale(criterion.get("importance"), "importance", c_where),
-                "score": _scale(criterion.get("score"), "score", c_where),
-            }
-        )
+    case = _validated(RubricCase, record, where)
     return Sample(
-        id=_text(record, "id", where),
-        input=_text(record, "response", where),
+        id=case.id,
+        input=case.response,
         metadata={
             "part": "rubric",
-            "source": source,
-            "category": source,
-            "kind": _text(record, "kind", where),
-            "task": _text(record, "task", where),
-            "criteria": gold,
-            **_attack(record, where),
+            "source": case.source,
+            "category": case.source,
+            "kind": case.kind,
+            "task": case.task,
+            "criteria": [c.model_dump(include=set(Criterion.model_fields)) for c in case.criteria],
+            **_gold_fields(case),
         },
     )
 
 
-def _options(record: Mapping[str, Any], source: str, where: str) -> dict[str, str] | None:
-    options = record.get("options")
-    if options is None:
-        if SOURCE_ANSWER_KIND[source] == "choice":
-            raise JudgeCheckDataError(
-                f"{where}, field 'options': a multiple-choice source ({source}) needs its options"
-            )
-        return None
-    if not isinstance(options, Mapping) or not options:
-        raise JudgeCheckDataError(f"{where}, field 'options': must map letters to option texts")
-    return {str(label): _text(options, label, f"{where}, field 'options'") for label in options}
-
-
-def _gold(record: Mapping[str, Any], options: Mapping[str, str] | None, where: str) -> str:
-    gold = record.get("gold")
-    if isinstance(gold, int | float) and not isinstance(gold, bool):
-        gold = str(gold)
-    if not isinstance(gold, str) or not gold.strip():
-        raise JudgeCheckDataError(f"{where}, field 'gold': must be a non-empty string or number")
-    if options is not None and gold.strip() not in options:
-        raise JudgeCheckDataError(
-            f"{where}, field 'gold': must be one of the option letters {', '.join(options)}"
-        )
-    return gold.strip()
-
-
 def _correctness(record: Mapping[str, Any], where: str) -> Sample:
-    source = _one_of(record, "source", SOURCES, where)
-    options = _options(record, source, where)
+    case = _validated(CorrectnessCase, record, where)
     return Sample(
-        id=_text(record, "id", where),
-        input=_text(record, "response", where),
+        id=case.id,
+        input=case.response,
         metadata={
             "part": "correctness",
-            "source": source,
-            "category": source,
-            "kind": _one_of(record, "kind", CORRECTNESS_KINDS, where),
-            "problem": _text(record, "problem", where),
-            "options": options,
-            "gold": _gold(record, options, where),
-            "correct": _flag(record, "correct", where),
-            **_attack(record, where),
+            "source": case.source,
+            "category": case.source,
+            "kind": case.kind,
+            "problem": case.problem,
+            "options": case.options,
+            "gold": case.gold,
+            "correct": case.correct,
+            **_gold_fields(case),
         },
     )
 

@@ -23,7 +23,7 @@ from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
 from heedbench.scorers.judge_check import judge_check_epochs, judge_check_scorer
 from heedbench.solvers.judge_check import judge_check_solver
 from heedbench.solvers.judge_check.solver import CheckMode
-from heedbench.solvers.prefdisco.solver import grader_config
+from heedbench.solvers.prefdisco.settings import grader_config
 
 SUBSETS = ("all", "adversarial", "clean")
 PARTS = ("all", "checklist", "harm")

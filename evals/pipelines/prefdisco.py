@@ -21,7 +21,7 @@ from heedbench import params
 from heedbench.errors import InputError
 from heedbench.evals.pipelines.carryon import path_list
 from heedbench.evals.pipelines.logs import newest, read_build_samples
-from heedbench.evals.pipelines.problems import HUB, HUB_SOURCES, draw_problems, read_rows
+from heedbench.evals.pipelines.problems import HUB, draw_problems, read_rows
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.roles import check_roles_at_build
 from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
@@ -182,7 +182,7 @@ def prefdisco_profiles(
     dimensions = params.integer("dimensions", dimensions, low=1)
     low = params.integer("expertise_min", expertise_min, low=0, high=dimensions)
     high = params.integer("expertise_max", expertise_max, low=low, high=dimensions)
-    seed = HUB_SOURCES[source].seed if seed is None else params.integer("seed", seed)
+    seed = SOURCES[source].hub.seed if seed is None else params.integer("seed", seed)
     diversity = params.number("diversity", diversity, low=0.0, high=1.0)
     channel = params.one_of("verdict", verdict, CHANNELS)
     check_roles_at_build((GENERATOR,), allow_evaluated_model=False, task="prefdisco_profiles")

@@ -1,7 +1,7 @@
 """Problems for the PrefDisco build: any of the ten sources, from the hub or a local file.
 
 Each source is read as the release's generator configs name it (hub id, split, seed; see
-`HUB_SOURCES`) and normalised as the evaluator normalises it
+`Source.hub` in evals/prefdisco/sources.py) and normalised as the evaluator normalises it
 (`heedbench.evals.prefdisco.sources.normalise_problem`). Rows that the `prefdisco` task
 could not run (no question text, no options for a multiple-choice source, no gold answer or
 one that is not an option) are left out before the seeded draw.
@@ -20,11 +20,10 @@ from typing import Any
 
 from heedbench.errors import InputError
 from heedbench.evals.prefdisco.sources import (
-    NO_GOLD_SOURCES,
-    SOURCE_ANSWER_KIND,
-    SOURCE_FIELDS,
+    SOURCES,
     SourceRowError,
-    normalise_problem,
+    Unrunnable,
+    runnable_problem,
 )
 from heedbench.jsonl import jsonl_records
 
@@ -33,50 +32,16 @@ logger = logging.getLogger(__name__)
 HUB = "hub"
 
 
-@dataclass(frozen=True)
-class HubSource:
-    """Where a source's problems are on the hub, and the release's sampling seed."""
-
-    dataset: str
-    split: str
-    seed: int
-    name: str | None = None
-    """The dataset's configuration name, where it has several."""
-
-
-HUB_SOURCES: dict[str, HubSource] = {
-    "math": HubSource("HuggingFaceH4/MATH-500", "test", 111),
-    "aime": HubSource("gneubig/aime-1983-2024", "train", 222),
-    "logiqa": HubSource("lucasmccabe/logiqa", "test", 333),
-    "mascqa": HubSource("stellalisy/MaScQA", "train", 444),
-    "scienceqa": HubSource("derek-thomas/ScienceQA", "test", 555),
-    "mmlu": HubSource("lighteval/mmlu", "test", 666, name="all"),
-    "simpleqa": HubSource("pvduy/simpleqa", "train", 777),
-    "medqa": HubSource("GBaker/MedQA-USMLE-4-options", "test", 888),
-    "commonsenseqa": HubSource("tau/commonsense_qa", "test", 999),
-    "socialiqa": HubSource("allenai/social_i_qa", "validation", 1000),
-}
-
-
 class ProblemSourceError(InputError):
     """Problems that cannot be read; the message names the file or dataset and the row."""
 
 
 def unrunnable(source: str, row: Mapping[str, Any]) -> str | None:
     """Why the `prefdisco` task could not run this row, or None when it can."""
-    fields = SOURCE_FIELDS[source]
     try:
-        problem = normalise_problem(source, row)
-    except SourceRowError as error:
+        runnable_problem(source, row)
+    except (SourceRowError, Unrunnable) as error:
         return f"field '{error.field}': {error}"
-    if not problem.question.strip():
-        return f"field '{fields.question}': no problem text"
-    if SOURCE_ANSWER_KIND[source] == "choice" and not problem.options:
-        return f"field '{fields.options}': no options ({source} is multiple choice)"
-    if problem.answer is None:
-        return None if source in NO_GOLD_SOURCES else f"field '{fields.answer}': no gold answer"
-    if problem.options and problem.answer.upper() not in {o.upper() for o in problem.options}:
-        return f"field '{fields.answer}': gold {problem.answer!r} is not one of the options"
     return None
 
 
@@ -97,12 +62,12 @@ def _jsonable(row: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
 def _hub_rows(source: str, revision: str | None, split: str | None) -> Iterator[tuple[str, Any]]:
     if not revision:
         raise ProblemSourceError(
-            f"problems from the hub need a pinned revision of {HUB_SOURCES[source].dataset} "
+            f"problems from the hub need a pinned revision of {SOURCES[source].hub.dataset} "
             "(-T revision=<commit sha>)"
         )
     from datasets import load_dataset  # noqa: PLC0415 (lazy: only hub builds pay for it)
 
-    config = HUB_SOURCES[source]
+    config = SOURCES[source].hub
     chosen = split or config.split
     rows = load_dataset(config.dataset, config.name, split=chosen, revision=revision)
     for index, row in enumerate(rows):

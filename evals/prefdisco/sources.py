@@ -1,10 +1,13 @@
-"""The ten PrefDisco sources and how each stores its question, options and gold answer.
+"""The ten PrefDisco sources: one `Source` record each, and how a source row is read.
 
-Normalisation follows the public release's reading of each source row: the question is the
+A source row (`original_problem`) is read as the public release reads it: the question is the
 first of query/question/problem/Question/prompt with any `context` before it; options come
 from `choices` or `options` (a {label, text} table, a dict, or a list lettered A, B, ...) or
 SocialIQA's answerA–C; the gold answer is the first present of correct_answer, answerKey,
 correct_option, answer_idx, Answer, answer, label, with an index turned into a letter.
+
+To add a source, add one `Source` to `SOURCE_LIST` (evals/prefdisco/README.md, "Where to change
+what"); nothing else in the code names a source.
 """
 
 import string
@@ -15,49 +18,61 @@ from typing import Any, Literal
 from heedbench.errors import InputError
 
 AnswerKind = Literal["choice", "math", "text"]
-
-SOURCE_ANSWER_KIND: dict[str, AnswerKind] = {
-    "math": "math",
-    "aime": "math",
-    "medqa": "choice",
-    "commonsenseqa": "choice",
-    "socialiqa": "choice",
-    "logiqa": "choice",
-    "simpleqa": "text",
-    "mascqa": "text",
-    "scienceqa": "choice",
-    "mmlu": "choice",
-}
-"""How each source's answer is checked: a letter, a math expression, or free text (grader)."""
-
-SOURCES: tuple[str, ...] = tuple(SOURCE_ANSWER_KIND)
+"""How an answer is checked: an option letter, a math expression, or free text (grader)."""
 
 
 @dataclass(frozen=True)
-class SourceFields:
-    """Where a source's own rows keep the question, the options and the gold answer."""
+class Hub:
+    """Where a source's problems are on the hub, and the seed the release drew them with."""
 
+    dataset: str
+    split: str
+    seed: int
+    name: str | None = None
+    """The dataset's configuration name, where it has several."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Everything one source needs: its answer kind, its row's fields, its hub location.
+
+    `question`, `options` and `answer` name the fields the release's generator config reads
+    (the reading itself is the same for every source; these name what a broken row lacks).
+    """
+
+    name: str
+    kind: AnswerKind
     question: str
-    options: str | None
     answer: str
+    hub: Hub
+    options: str | None = None
+    has_gold: bool = True
+    """False: the released split has no gold labels (CommonsenseQA test), correctness unscored."""
+    in_5k: bool = False
+    """Part of the release's 5k variant."""
 
 
-SOURCE_FIELDS: dict[str, SourceFields] = {
-    "math": SourceFields("problem", None, "answer"),
-    "aime": SourceFields("Question", None, "Answer"),
-    "medqa": SourceFields("question", "options", "answer_idx"),
-    "commonsenseqa": SourceFields("question", "choices", "answerKey"),
-    "socialiqa": SourceFields("question", "answerA-answerC", "label"),
-    "logiqa": SourceFields("query", "options", "correct_option"),
-    "simpleqa": SourceFields("problem", None, "answer"),
-    "mascqa": SourceFields("question", None, "correct_answer"),
-    "scienceqa": SourceFields("question", "choices", "answer"),
-    "mmlu": SourceFields("question", "choices", "answer"),
-}
-"""The fields each source's generator config names (used to say what a broken row lacks)."""
-
-NO_GOLD_SOURCES = frozenset({"commonsenseqa"})
-"""Sources whose released split has no gold labels (CommonsenseQA test): correctness unscored."""
+SOURCE_LIST = (
+    Source("math", "math", "problem", "answer", Hub("HuggingFaceH4/MATH-500", "test", 111)),
+    Source("aime", "math", "Question", "Answer", Hub("gneubig/aime-1983-2024", "train", 222),
+           in_5k=True),
+    Source("medqa", "choice", "question", "answer_idx",
+           Hub("GBaker/MedQA-USMLE-4-options", "test", 888), options="options", in_5k=True),
+    Source("commonsenseqa", "choice", "question", "answerKey",
+           Hub("tau/commonsense_qa", "test", 999), options="choices", has_gold=False, in_5k=True),
+    Source("socialiqa", "choice", "question", "label",
+           Hub("allenai/social_i_qa", "validation", 1000), options="answerA-answerC", in_5k=True),
+    Source("logiqa", "choice", "query", "correct_option", Hub("lucasmccabe/logiqa", "test", 333),
+           options="options"),
+    Source("simpleqa", "text", "problem", "answer", Hub("pvduy/simpleqa", "train", 777)),
+    Source("mascqa", "text", "question", "correct_answer", Hub("stellalisy/MaScQA", "train", 444)),
+    Source("scienceqa", "choice", "question", "answer", Hub("derek-thomas/ScienceQA", "test", 555),
+           options="choices"),
+    Source("mmlu", "choice", "question", "answer", Hub("lighteval/mmlu", "test", 666, name="all"),
+           options="choices"),
+)  # fmt: skip
+SOURCES: dict[str, Source] = {source.name: source for source in SOURCE_LIST}
+"""Source name -> its record, in the release's order of keys."""
 
 
 class SourceRowError(InputError):
@@ -68,12 +83,18 @@ class SourceRowError(InputError):
         self.field = field
 
 
+class Unrunnable(Exception):
+    """A row the task cannot run (no question, no options, no usable gold), with the reason."""
+
+    def __init__(self, reason: str, field: str, problem: str) -> None:
+        super().__init__(problem)
+        self.reason, self.field = reason, field
+
+
 _QUESTION_FIELDS = ("query", "question", "problem", "Question", "prompt")
 _ANSWER_FIELDS = (
     "correct_answer", "answerKey", "correct_option", "answer_idx", "Answer", "answer", "label",
 )  # fmt: skip
-_ONE_INDEXED_LABEL = "label"
-"""SocialIQA stores its gold as the string "1".."3"."""
 
 
 @dataclass(frozen=True)
@@ -88,20 +109,14 @@ class Problem:
 
     def task_text(self) -> str:
         """The question followed by one "A. option" line per option."""
-        return (
-            "\n".join([self.question, option_lines(self.options)])
-            if self.options
-            else self.question
-        )
+        if not self.options:
+            return self.question
+        return f"{self.question}\n{option_lines(self.options)}"
 
 
 def option_lines(options: Mapping[str, str]) -> str:
     """One "A. option" line per option, as every prompt lists them."""
     return "\n".join(f"{label}. {text}" for label, text in options.items())
-
-
-def _letters(count: int) -> list[str]:
-    return list(string.ascii_uppercase[:count])
 
 
 def _options(row: Mapping[str, Any]) -> dict[str, str]:
@@ -115,11 +130,8 @@ def _options(row: Mapping[str, Any]) -> dict[str, str]:
     if isinstance(raw, Mapping):
         return {str(label): str(text) for label, text in raw.items()}
     if isinstance(raw, list) and raw:
-        return dict(zip(_letters(len(raw)), (str(text) for text in raw), strict=True))
-    lettered = {
-        letter: str(row[f"answer{letter}"]) for letter in "ABCD" if row.get(f"answer{letter}")
-    }
-    return lettered
+        return dict(zip(string.ascii_uppercase, (str(text) for text in raw), strict=False))
+    return {letter: str(row[f"answer{letter}"]) for letter in "ABCD" if row.get(f"answer{letter}")}
 
 
 def _question(row: Mapping[str, Any]) -> str:
@@ -135,11 +147,12 @@ def _answer(row: Mapping[str, Any], options: Mapping[str, str]) -> str | None:
             continue
         if isinstance(value, bool):
             return None
-        if isinstance(value, int) and options:
+        digits = isinstance(value, str) and value.isdigit()
+        if options and isinstance(value, int):
             return chr(ord("A") + value)
-        if field == _ONE_INDEXED_LABEL and isinstance(value, str) and value.isdigit() and options:
+        if options and digits and field == "label":  # SocialIQA: "1".."3"
             return chr(ord("A") + int(value) - 1)
-        if isinstance(value, str) and value.isdigit() and options and field == "correct_option":
+        if options and digits and field == "correct_option":  # LogiQA stored as a string
             return chr(ord("A") + int(value))
         return str(value).strip()
     return None
@@ -153,9 +166,39 @@ def normalise_problem(source: str, row: Mapping[str, Any]) -> Problem:
             in number).
     """
     options = _options(row)
-    return Problem(
-        question=_question(row),
-        options=options,
-        answer=_answer(row, options),
-        kind=SOURCE_ANSWER_KIND[source],
-    )
+    return Problem(_question(row), options, _answer(row, options), SOURCES[source].kind)
+
+
+def runnable_problem(source: str, row: Mapping[str, Any]) -> Problem:
+    """The row read and checked: a question, options where needed, a gold among the options.
+
+    Raises:
+        SourceRowError: a field cannot be read.
+        Unrunnable: the row cannot be run; `field` names the source's field at fault.
+    """
+    spec = SOURCES[source]
+    problem = normalise_problem(source, row)
+    if not problem.question.strip():
+        raise Unrunnable(
+            "no problem text", spec.question, "missing or empty (no problem text: none of "
+            "query, question, problem, Question, prompt holds text)",
+        )  # fmt: skip
+    if spec.kind == "choice" and not problem.options:
+        raise Unrunnable(
+            "no options", spec.options or "options",
+            f"missing or empty ({source} is multiple choice)",
+        )  # fmt: skip
+    if problem.answer is None:
+        if not spec.has_gold:
+            return problem
+        raise Unrunnable("no gold answer", spec.answer, "no gold answer")
+    if not problem.options:
+        return problem
+    label = {label.upper(): label for label in problem.options}.get(problem.answer.upper())
+    if label is None:
+        raise Unrunnable(
+            "gold answer not among the options", spec.answer,
+            f"gold answer {problem.answer!r} is not one of the options "
+            + ", ".join(problem.options),
+        )  # fmt: skip
+    return Problem(problem.question, problem.options, label, problem.kind)

@@ -2,22 +2,16 @@
 
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, cast, get_args
+from typing import Any, Literal, get_args
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.viewer import (
-    ScoreColorScale,
-    TaskSamplesColumn,
-    TaskSamplesView,
-    ViewerConfig,
-)
+from inspect_ai.viewer import ScoreColorScale, TaskSamplesColumn, TaskSamplesView, ViewerConfig
 
 from heedbench import params
 from heedbench.evals.prefdisco.dataset import (
     DEFAULT_SEED,
-    FIVE_K_SOURCES,
     LoadReport,
     PrefDiscoDataError,
     PrefDiscoRecord,
@@ -31,25 +25,34 @@ from heedbench.evals.prefdisco.dataset import (
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
 from heedbench.roles import check_roles_at_build
-from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
-from heedbench.scorers.prefdisco.correctness import CorrectnessMode
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL, VerdictChannel
 from heedbench.scorers.prefdisco.judge import JudgeMode
 from heedbench.scorers.prefdisco.scorer import prefdisco_scorer
-from heedbench.solvers.prefdisco.prompts import TASK_REQUEST, UserType
-from heedbench.solvers.prefdisco.settings import CHOICES, Protocol, evaluated_config, resolve
-from heedbench.solvers.prefdisco.solver import prefdisco_solver
+from heedbench.solvers.prefdisco.prompts import STOCK_QUESTIONS, TASK_REQUESTS, UserType
+from heedbench.solvers.prefdisco.settings import (
+    CHOICES,
+    CorrectnessMode,
+    GraderPrompt,
+    Markers,
+    Protocol,
+    Reasoning,
+    Role,
+    Sampling,
+    UserFormat,
+    resolve,
+    role_config,
+)
+from heedbench.solvers.prefdisco.solver import Questions, prefdisco_solver
 
-CONDITIONS = ("baseline", "discovery", "oracle")
+Condition = Literal["baseline", "discovery", "oracle"]
+CONDITIONS: tuple[Condition, ...] = get_args(Condition)
 MAX_FIXED_QUESTIONS = 20
 MAX_TURNS = 50
 SCORER = "prefdisco"
 NORMALIZED_ALIGNMENT = HeadlineMetric(scorer=SCORER, score=SCORER, metric="normalized_alignment")
 """The paper's headline: normalized alignment, 0 = no better than baseline, 100 = oracle."""
-SCORE_LABELS = {
-    "prefalign": "PrefAlign (1-5) ↑",
-    "correct": "correct ↑",
-    "questions": "questions asked",
-}
+SCORE_LABELS = {"prefalign": "PrefAlign (1-5) ↑", "correct": "correct ↑",
+                "questions": "questions asked"}  # fmt: skip
 SCORE_COLOURS: dict[str, ScoreColorScale] = {
     "prefalign": ScoreColorScale(palette="good-high", min=1.0, max=5.0),
     "correct": ScoreColorScale(palette="good-high", min=0.0, max=1.0),
@@ -83,24 +86,17 @@ def headline(conditions: Sequence[str]) -> HeadlineMetric:
     return HeadlineMetric(scorer=SCORER, score="prefalign", metric="mean")
 
 
-def resolve_conditions(condition: str) -> tuple[str, ...]:
-    """The conditions a run covers: one, or all three on the same records."""
-    params.one_of("condition", condition, (*CONDITIONS, "all"))
-    return CONDITIONS if condition == "all" else (condition,)
-
-
-def resolve_sources(source: str, variant: str, data: str | None) -> tuple[str, ...]:
+def resolve_sources(source: str, variant: Variant, data: str | None) -> tuple[str, ...]:
     """`all` → every source present where the data lives (shipped sample, folder or hub)."""
     if source != "all":
-        params.one_of("source", source, (*SOURCES, "all"))
-        return (source,)
-    candidates = FIVE_K_SOURCES if variant == "5k" else SOURCES
+        return (params.one_of("source", source, (*SOURCES, "all")),)
+    candidates = tuple(s for s, spec in SOURCES.items() if variant == "1k" or spec.in_5k)
     if data == "hub":
         return candidates
     if data is not None and not Path(data).is_dir():
         raise ValueError("source=all needs a release-layout folder, the shipped sample or hub")
     root = shipped_data_dir("prefdisco") if data is None else Path(data)
-    present = tuple(s for s in candidates if (root / release_path(s, variant)).is_file())  # type: ignore[arg-type]
+    present = tuple(s for s in candidates if (root / release_path(s, variant)).is_file())
     if not present:
         raise PrefDiscoDataError(f"no {variant} source files under {root}")
     return present
@@ -118,6 +114,13 @@ def select_records(
         by_source.setdefault(record.source, []).append(record)
     if max_problems is None:
         return [record for group in by_source.values() for record in group]
+    fewest = min(by_source, key=lambda source: reports[source].records)
+    if max_problems > reports[fewest].records:
+        # the reference's random.sample refuses a draw larger than the file, and so do we
+        raise params.ParameterError(
+            f"-T max_problems: must be at most {reports[fewest].records}, the records of "
+            f"source {fewest}; got {max_problems}"
+        )
     return [
         record
         for source, group in by_source.items()
@@ -129,8 +132,10 @@ def samples(
     records: Sequence[PrefDiscoRecord],
     conditions: Sequence[str],
     user_type: str,
+    *,
     prefix_source: bool,
     load: Mapping[str, Any] | None = None,
+    protocol: Protocol = "paper",
 ) -> list[Sample]:
     """One sample per record × condition, record-major so `--limit 3k` keeps whole triples.
 
@@ -143,23 +148,20 @@ def samples(
     located = {k: v for k, v in (load or {}).items() if k in ("variant", "data", "revision")}
     out = []
     for record in records:
-        persona_id = str(record.persona.get("id") or record.problem_id)
+        stem = f"{record.source}/{record.problem_id}" if prefix_source else record.problem_id
         for condition in conditions:
-            stem = f"{record.source}/{record.problem_id}" if prefix_source else record.problem_id
+            metadata = {
+                "problem_id": record.problem_id, "source": record.source,
+                "condition": condition, "persona_id": str(record.persona.get("id") or
+                                                         record.problem_id),
+                "user_type": user_type, "answer_kind": record.problem.kind, **located,
+            }  # fmt: skip
             out.append(
                 Sample(
                     id=f"{condition}/{stem}",
-                    input=TASK_REQUEST.format(task=record.problem.task_text()),
+                    input=TASK_REQUESTS[protocol].format(task=record.problem.task_text()),
                     target=record.problem.answer or "",
-                    metadata={
-                        "problem_id": record.problem_id,
-                        "source": record.source,
-                        "condition": condition,
-                        "persona_id": persona_id,
-                        "user_type": user_type,
-                        "answer_kind": record.problem.kind,
-                        **located,
-                    },
+                    metadata=metadata,
                 )
             )
     return out
@@ -168,112 +170,95 @@ def samples(
 @task
 def prefdisco(
     *,
-    condition: str = "all",
-    protocol: str = "paper",
+    condition: Condition | Literal["all"] = "all",
+    protocol: Protocol = "paper",
     source: str = "math",
-    variant: str = "1k",
+    variant: Variant = "1k",
     data: str | None = None,
     revision: str | None = None,
     max_turns: int = 5,
-    user_type: str = "passive",
+    user_type: UserType = "passive",
     fixed_questions: int | None = None,
-    judge: str = "per_criterion",
-    correctness: str = "deterministic",
+    questions: Questions = "model",
+    judge: JudgeMode = "per_criterion",
     strict: bool = False,
     max_problems: int | None = None,
     seed: int | None = None,
     allow_self_roles: bool = False,
-    verdict: str = DEFAULT_CHANNEL,
-    grader_prompt: str | None = None,
-    user_format: str | None = None,
-    sampling: str | None = None,
+    verdict: VerdictChannel = DEFAULT_CHANNEL,
+    correctness: CorrectnessMode | None = None,
+    grader_prompt: GraderPrompt | None = None,
+    user_format: UserFormat | None = None,
+    sampling: Sampling | None = None,
+    reasoning: Reasoning | None = None,
+    markers: Markers | None = None,
+    share_baseline: bool | None = None,
     **unknown: Any,
 ) -> Task:
     """PrefDisco: proactive preference discovery, judged by PrefAlign and correctness.
 
+    Every option is described in evals/prefdisco/README.md; the switches (correctness to
+    share_baseline) default to the protocol's own value (solvers/prefdisco/settings.py).
+
     Args:
-        condition: baseline (task alone), discovery (may ask the simulated user first),
-            oracle (profile given up front) or all (the three on the same records, which gives
-            normalized alignment).
-        protocol: paper (default: the PrefDisco reference evaluator's protocol — the oracle
-            and the final request say the answer is judged on how well it fits the user's
-            preferences; discovery starts by asking one or two questions per turn, is not told
-            its budget, and the final answer is always requested after the loop; fixed-k runs
-            exactly k question turns; the reference's grader prompt, JSON user and settings:
-            the evaluated model at temperature 0.7, top-p 0.9 and 8,192 tokens unless the
-            command line says otherwise, the user and grader at top-p 0.95 with 4,096 tokens,
-            see grader_prompt, user_format, sampling) or budgeted
-            (heedbench's earlier protocol: the model may ask up to max_turns questions, one per
-            message, is told the budget, and an answer it gives by itself is judged).
-        source: one of math, aime, medqa, commonsenseqa, socialiqa, logiqa, simpleqa, mascqa,
-            scienceqa, mmlu, or all (every source present in the data).
-        variant: 1k or 5k (the public release's two sizes; 5k covers aime, commonsenseqa,
-            medqa, socialiqa).
-        data: unset for the shipped offline sample; a JSONL file or a release-layout folder;
-            or "hub" for stellalisy/prefq-bench (needs revision).
-        revision: hub commit to pin (required with data=hub).
-        max_turns: discovery turns before the answer is requested (paper: model messages,
-            questions or an answer; budgeted: questions).
-        user_type: passive (minimal answers, a preference only when asked about it),
-            passive_stop (the same, but may end the questions with a stop signal; paper only)
-            or collaborative (volunteers context; under paper it may also ask follow-ups and
-            end the questions with a stop signal).
-        fixed_questions: make the model ask exactly this many times (the paper uses 2, 4, 8);
-            overrides max_turns.
-        judge: PrefAlign grading: per_criterion (default: one grader call per criterion, as in
-            the paper) or batched (all criteria in one grader call, about 20 times fewer calls
-            on the release).
-        correctness: deterministic (default: the answer is read without a grader where the
-            response commits to one answer unambiguously, graded otherwise) or grader (the
-            grader judges every answer, as the reference evaluator does).
-        strict: stop at the first record that cannot be run (no problem text, no rubric, no
-            options or gold answer, ...) instead of skipping it; repairs the reference also
-            makes (weights normalised, a missing weight as 1/n, levels other than 1/3/5) are
-            applied either way and counted in the task metadata (`load_repairs`).
-        max_problems: run a seeded random subset of this many records per source, drawn as
-            the reference evaluator draws it (`random.sample` over the file's records); unset
-            runs every record. Records, not distinct problems: the release's problem ids are
-            `problem_{i}_{persona_id}`, one per persona variant.
+        condition: baseline, discovery, oracle, or all (the three on the same records).
+        protocol: paper (the reference evaluator's protocol) or budgeted (heedbench's earlier).
+        source: a source of evals/prefdisco/sources.py, or all (every source in the data).
+        variant: 1k or 5k (the public release's two sizes).
+        data: unset (the shipped sample), a JSONL file, a release-layout folder, or hub.
+        revision: the hub commit to pin (required with data=hub).
+        max_turns: discovery turns (paper) or questions (budgeted) before the final answer.
+        user_type: passive, passive_stop (paper only) or collaborative.
+        fixed_questions: make the model ask exactly this many times (overrides max_turns).
+        questions: model (the model asks) or stock (a generic questionnaire asks instead).
+        judge: per_criterion (one grader call per criterion) or batched (one call).
+        strict: stop at the first record that cannot be run instead of skipping it.
+        max_problems: a seeded subset of this many records per source, as the reference draws.
         seed: the draw's seed (needs max_problems; default 42, the reference's).
         allow_self_roles: let the evaluated model play an unbound user/grader role itself.
-        verdict: how the grader gives each verdict: schema (a strict response schema; default),
-            tool (a forced submit_verdict tool call, for servers with tools but no schemas) or
-            text (a reply that is exactly one JSON object, for models with neither).
-        grader_prompt: the PrefAlign grader's prompt: paper (the reference's: a system message
-            asking for valid JSON, its instruction list, the score before the justification)
-            or anchored (heedbench's earlier prompt: justification first, with scale anchors).
-            Unset: paper under protocol=paper, anchored under budgeted.
-        user_format: the simulated user's reply: json (the reference's {thought, response},
-            only the response reaching the assistant) or text (a plain reply). Unset: json
-            under protocol=paper, text under budgeted.
-        sampling: paper (the reference's top-p and token limits: the evaluated model top-p
-            0.9 with 8,192 tokens, the user and grader top-p 0.95 with 4,096 tokens) or
-            provider (top-p and the model's token limit left to the provider, the user at 512
-            tokens). Unset: paper under protocol=paper, provider under budgeted.
+        verdict: the grader's verdict channel: schema, tool or text.
+        correctness: grader (every answer graded) or deterministic (read by form first).
+        grader_prompt: paper (the reference's prompts) or anchored (heedbench's earlier).
+        user_format: json (the user writes {thought, response}) or text (a plain reply).
+        sampling: paper (the reference's top-p and token limits) or provider.
+        reasoning: paper (effort low for the model, high for user and grader) or provider.
+        markers: action (the reference's ###ACTION### lines; paper only) or labels.
+        share_baseline: cache the model's replies by their messages for the run.
         **unknown: refused: a parameter the task does not have is an error.
     """
     params.reject_unknown("prefdisco", unknown, prefdisco)
-    conditions = resolve_conditions(condition)
-    params.one_of("protocol", protocol, get_args(Protocol))
-    params.one_of("variant", variant, get_args(Variant))
-    params.one_of("user_type", user_type, get_args(UserType))
-    if protocol == "budgeted" and user_type == "passive_stop":
-        raise params.ParameterError(
-            f"-T user_type={user_type}: a user who can stop the questions needs -T protocol=paper"
-        )
-    params.one_of("judge", judge, get_args(JudgeMode))
-    params.one_of("correctness", correctness, get_args(CorrectnessMode))
-    chosen = {"grader_prompt": grader_prompt, "user_format": user_format, "sampling": sampling}
-    for name, value in chosen.items():
-        if value is not None:
-            params.one_of(name, value, CHOICES[name])
-    switches = resolve(cast(Protocol, protocol), **chosen)
+    condition = params.one_of("condition", condition, (*CONDITIONS, "all"))
+    conditions = CONDITIONS if condition == "all" else (condition,)
+    protocol = params.one_of("protocol", protocol, get_args(Protocol))
+    variant = params.one_of("variant", variant, get_args(Variant))
+    user_type = params.one_of("user_type", user_type, get_args(UserType))
+    questions = params.one_of("questions", questions, get_args(Questions))
+    judge = params.one_of("judge", judge, get_args(JudgeMode))
+    channel = params.one_of("verdict", verdict, CHANNELS)
+    given = {"correctness": correctness, "grader_prompt": grader_prompt,
+             "user_format": user_format, "sampling": sampling, "reasoning": reasoning,
+             "markers": markers}  # fmt: skip
+    chosen: dict[str, Any] = {
+        name: None if value is None else params.one_of(name, value, CHOICES[name])
+        for name, value in given.items()
+    }
+    chosen["share_baseline"] = (
+        None if share_baseline is None else params.flag("share_baseline", share_baseline)
+    )
+    switches = resolve(protocol, **chosen)
+    if protocol == "budgeted" and (user_type == "passive_stop" or markers == "action"):
+        what = f"user_type={user_type}" if user_type == "passive_stop" else "markers=action"
+        raise params.ParameterError(f"-T {what}: needs -T protocol=paper")
     max_turns = params.integer("max_turns", max_turns, low=1, high=MAX_TURNS)
     fixed_questions = params.optional_integer(
         "fixed_questions", fixed_questions, low=1, high=MAX_FIXED_QUESTIONS
     )
+    if questions == "stock" and (fixed_questions or max_turns) > len(STOCK_QUESTIONS):
+        raise params.ParameterError(
+            f"-T questions=stock: the questionnaire has {len(STOCK_QUESTIONS)} questions, so "
+            "-T fixed_questions (or max_turns) must be at most that"
+        )
     allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
-    channel = params.one_of("verdict", verdict, CHANNELS)
     strict = params.flag("strict", strict)
     max_problems = params.optional_integer("max_problems", max_problems, low=1)
     seed = params.optional_integer("seed", seed, low=0)
@@ -290,42 +275,47 @@ def prefdisco(
     roles = ("user", "grader") if "discovery" in conditions else ("grader",)
     check_roles_at_build(roles, allow_self_roles, task="prefdisco")
     sources = resolve_sources(source, variant, data)
-    load = {"sources": list(sources), "variant": variant, "data": data, "revision": revision}
-    reports = load_reports(**load)  # type: ignore[arg-type]
+    load: dict[str, Any] = {"sources": list(sources), "variant": variant, "data": data,
+                            "revision": revision}  # fmt: skip
+    reports = load_reports(**load)
     if strict:
         check_strict(reports)
     draw_seed = DEFAULT_SEED if seed is None else seed
-    index = record_index(**load)  # type: ignore[arg-type]
-    records = select_records(index.values(), reports, max_problems, draw_seed)
+    records = select_records(record_index(**load).values(), reports, max_problems, draw_seed)
     dataset = MemoryDataset(
-        samples(records, conditions, user_type, prefix_source=len(sources) > 1, load=load),
+        samples(
+            records,
+            conditions,
+            user_type,
+            prefix_source=len(sources) > 1,
+            load=load,
+            protocol=protocol,
+        ),
         name=f"prefdisco-{source}-{variant}",
     )
     return Task(
         dataset=dataset,
         solver=prefdisco_solver(
-            **load,  # type: ignore[arg-type]
+            **load,
             roles=roles,
-            protocol=cast(Protocol, protocol),
+            protocol=protocol,
             max_turns=max_turns,
             user_type=user_type,
             fixed_questions=fixed_questions,
             allow_self_roles=allow_self_roles,
             switches=switches,
+            questions=questions,
         ),
         scorer=prefdisco_scorer(
-            **load,  # type: ignore[arg-type]
-            judge_mode=cast(JudgeMode, judge),
-            correctness_mode=cast(CorrectnessMode, correctness),
+            **load,
+            judge_mode=judge,
             allow_self_roles=allow_self_roles,
             verdict=channel,
-            protocol=cast(Protocol, protocol),
-            grader_prompt=switches.grader_prompt,
-            sampling=switches.sampling,
+            protocol=protocol,
             conditions=conditions,
         ),
-        config=evaluated_config(cast(Protocol, protocol), switches.sampling),
-        version="3.0.0",
+        config=role_config("model", protocol, switches),
+        version="4.0.0",
         headline_metric=headline(conditions),
         viewer=viewer(conditions),
         metadata={
@@ -334,13 +324,17 @@ def prefdisco(
             "conditions": list(conditions),
             "protocol": protocol,
             **switches.record(),
+            "role_settings": {
+                role: role_config(role, protocol, switches).model_dump(exclude_none=True)
+                for role in get_args(Role)
+            },
+            "questions": questions,
             "sources": list(sources),
             "variant": variant,
             "user_type": user_type,
             "max_turns": max_turns,
             "fixed_questions": fixed_questions,
             "judge": judge,
-            "correctness": correctness,
             "verdict": channel,
             "strict": strict,
             "max_problems": max_problems,

@@ -20,7 +20,15 @@ from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo
 
 from heedbench.models.chance import FALLBACK_REPLY, chance_answer
 from heedbench.scorers.judge.prompts import SCHEMA_LINE
-from heedbench.solvers.prefdisco.protocol import FINAL_MARKER, QUESTION_MARKER
+from heedbench.solvers.prefdisco.protocol import (
+    ACTION,
+    ANSWER,
+    FINAL_MARKER,
+    QUESTION_MARKER,
+    RESPONSE,
+    as_question,
+    read_action,
+)
 
 WORDS = ("thanks", "that", "makes", "sense", "I", "would", "like", "a", "short", "clear",
          "answer", "with", "one", "example", "please", "keep", "it", "practical", "and",
@@ -71,20 +79,28 @@ def _shown_schema(prompt: str) -> dict[str, Any] | None:
 
 
 def _assistant_turn(input: list[ChatMessage], rng: random.Random) -> str:
-    """A PrefDisco-style turn when the conversation uses its markers, else a plain reply."""
+    """A PrefDisco turn in the conversation's marker style, else a plain reply.
+
+    One question, then the answer: `action` lines under the paper protocol, labels otherwise.
+    """
     prompt = "\n".join(message.text for message in input)
-    if QUESTION_MARKER not in prompt:
+    action = ACTION in prompt
+    if not action and QUESTION_MARKER not in prompt:
         return _sentence(rng, 30)
     asked = sum(
-        isinstance(m, ChatMessageAssistant) and m.text.lstrip().startswith(QUESTION_MARKER)
+        isinstance(m, ChatMessageAssistant) and read_action(m.text).kind == "question"
+        if action
+        else isinstance(m, ChatMessageAssistant) and m.text.lstrip().startswith(QUESTION_MARKER)
         for m in input
     )
     last = input[-1].text if input else ""
     if asked == 0 and FINAL_MARKER not in last:
-        return f"{QUESTION_MARKER} How much detail would you like, and do examples help you?"
+        return as_question("How much detail would you like, and do examples help you?",
+                           "action" if action else "labels")  # fmt: skip
     answer = rng.choice(("A", "B", "C", "D"))
     number = rng.randint(0, 9)
-    return f"{FINAL_MARKER} {_sentence(rng, 20)} The answer is \\boxed{{{number}}} ({answer})."
+    text = f"{_sentence(rng, 20)} The answer is \\boxed{{{number}}} ({answer})."
+    return f"{ACTION} '{ANSWER}'\n{RESPONSE} {text}" if action else f"{FINAL_MARKER} {text}"
 
 
 def smoke_output(

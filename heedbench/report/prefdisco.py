@@ -2,8 +2,8 @@
 
 Every row, series and summary line belongs to one model under one *setting*: the task
 parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
-fixed_questions, user_type, correctness, verdict, data, revision, variant,
-max_problems, seed, and the switches grader_prompt, user_format, sampling). Runs of a model
+fixed_questions, questions, user_type, verdict, data, revision, variant, max_problems, seed,
+and the protocol's switches, `solvers/prefdisco/settings.py`). Runs of a model
 that differ in anything else (the condition they ran, `source`, `strict`, `allow_self_roles`)
 are pooled into its row; runs that differ in a setting never are. A setting is named by
 `protocol`, `judge` and `user_type`, plus every other key that differs from the task's default
@@ -13,13 +13,14 @@ Per model × setting × source (and over all sources):
 - PrefAlign (1–5) and accuracy per condition, questions asked in discovery;
 - normalized alignment 100·(D − B)/(O − B) over the records (problem × persona) scored in all
   three conditions, with a bootstrap interval that resamples those records; over all sources,
-  the mean of the sources' values (the bootstrap resamples records within each source);
+  from the source-averaged means (the bootstrap resamples records within each source);
 - the share of records whose discovery answer aligns worse than the baseline (D < B).
 
 Then the paper's summaries: the share of model × source pairs with negative normalized
 alignment (its 29.0%), questions asked against PrefAlign per provider with Pearson r and a
 least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k by source
-(its Figure 5).
+(its Figure 5). Beyond the paper, the stock questionnaire (`-T questions=stock`) beside each
+model's own discovery: the share of its discovery gain that generic questions already earn.
 """
 
 import json
@@ -37,7 +38,8 @@ from heedbench.report.document import MISSING, Figure, Section, Table, per_sampl
 from heedbench.report.load import Loaded, read_samples
 from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
 from heedbench.scorers import normalized_alignment
-from heedbench.solvers.prefdisco.settings import DEFAULTS
+from heedbench.solvers.prefdisco.settings import DEFAULTS, SWITCH_NAMES
+from heedbench.solvers.prefdisco.settings import LEGACY as LEGACY_SWITCHES
 
 CONDITIONS = ("baseline", "discovery", "oracle")
 ALL = "all sources"
@@ -50,8 +52,8 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "judge": "per_criterion",
     "max_turns": 5,
     "fixed_questions": None,
+    "questions": "model",
     "user_type": "passive",
-    "correctness": "deterministic",
     "verdict": "schema",
     "data": None,
     "revision": None,
@@ -60,14 +62,8 @@ SETTING_DEFAULTS: dict[str, Any] = {
     "seed": None,
 }
 """The task parameters that change the measurement, with the task's defaults."""
-SWITCHES = ("grader_prompt", "user_format", "sampling")
+SWITCHES = SWITCH_NAMES
 """Task parameters whose default depends on the protocol (`solvers/prefdisco/settings.py`)."""
-LEGACY_SWITCHES: dict[str, str] = {
-    "grader_prompt": "anchored",
-    "user_format": "text",
-    "sampling": "provider",
-}
-"""What every run made before these switches existed used, under either protocol."""
 SETTING_KEYS = (*SETTING_DEFAULTS, *SWITCHES)
 ALWAYS_SHOWN = ("protocol", "judge", "user_type")
 LEGACY: dict[str, Any] = {"protocol": "budgeted", "judge": "batched"}
@@ -88,13 +84,14 @@ def run_setting(args: Mapping[str, Any]) -> dict[str, Any]:
     }
     if setting["max_problems"] is not None and setting["seed"] is None:
         setting["seed"] = DRAW_SEED
-    own = protocol_switches(setting["protocol"])
+    own, legacy = protocol_switches(setting["protocol"]), LEGACY_SWITCHES.record()
     for key in SWITCHES:
-        setting[key] = args[key] or own[key] if key in args else LEGACY_SWITCHES[key]
+        given = args.get(key, legacy[key])
+        setting[key] = own.get(key, legacy[key]) if given is None else given
     return setting
 
 
-def protocol_switches(protocol: str) -> dict[str, str]:
+def protocol_switches(protocol: str) -> dict[str, Any]:
     """The switches' values a protocol chooses by itself."""
     return DEFAULTS[protocol].record() if protocol in DEFAULTS else {}
 
@@ -183,12 +180,13 @@ def _alignments(means: Units) -> Units:
 
 
 def _resampled(units: Units, rng: np.random.Generator) -> Units:
-    """Normalized alignment of `BOOTSTRAP_RESAMPLES` resamples of the records.
+    """Condition means of `BOOTSTRAP_RESAMPLES` resamples of the records (resamples × 3).
 
     Each resample draws as many records as there are, with replacement.
     """
     picks = rng.integers(0, len(units), (BOOTSTRAP_RESAMPLES, len(units)))
-    return _alignments(units[picks].mean(axis=1))
+    means: Units = units[picks].mean(axis=1)
+    return means
 
 
 def _interval(point: float, n: int, draws: Units) -> Estimate:
@@ -208,33 +206,26 @@ def _source_normalized(paired: pd.DataFrame, rng: np.random.Generator) -> tuple[
     point = normalized_alignment(b, d, o)
     if math.isnan(point):
         return Estimate(point, len(units)), f"{MISSING}, oracle = baseline (scale undefined)"
-    return _interval(point, len(units), _resampled(units, rng)), ""
+    return _interval(point, len(units), _alignments(_resampled(units, rng))), ""
 
 
 def _pooled_normalized(
     sources: Mapping[str, pd.DataFrame], rng: np.random.Generator
 ) -> tuple[Estimate, str]:
-    """Mean over sources of each source's paired normalized alignment.
+    """Normalized alignment from the source-averaged condition means (each source counts once).
 
-    Sources where it is undefined (O = B) are left out of the mean. The bootstrap interval
-    resamples records within each source, keeping their counts.
+    The bootstrap interval resamples records within each source, keeping their counts.
     """
     found = {source: _complete(paired) for source, paired in sources.items()}
-    by_source = {source: units for source, (units, _) in found.items() if len(units)}
-    if not by_source:
+    complete = [units for units, _ in found.values() if len(units)]
+    if not complete:
         return Estimate(math.nan, 0), sorted(reason for _, reason in found.values())[0]
-    n = sum(len(units) for units in by_source.values())
-    points = _alignments(np.array([units.mean(axis=0) for units in by_source.values()]))
-    if np.isnan(points).all():
+    n = sum(len(units) for units in complete)
+    point = float(_alignments(np.mean([units.mean(axis=0) for units in complete], axis=0)))
+    if math.isnan(point):
         return Estimate(math.nan, n), f"{MISSING}, oracle = baseline (scale undefined)"
-    point = float(np.nanmean(points))
-    draws = np.array([_resampled(units, rng) for units in by_source.values()])
-    defined = ~np.isnan(draws)
-    counts = defined.sum(axis=0)
-    totals = np.where(defined, draws, 0.0).sum(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pooled = np.where(counts > 0, totals / counts, np.nan)
-    return _interval(point, n, pooled), ""
+    draws = np.mean([_resampled(units, rng) for units in complete], axis=0)
+    return _interval(point, n, _alignments(draws)), ""
 
 
 def _worse(paired: pd.DataFrame) -> Estimate:
@@ -444,6 +435,100 @@ def fixed_rows(rows: Sequence[PrefDiscoRow]) -> dict[tuple[str, str], list[PrefD
     return fixed
 
 
+@dataclass(frozen=True)
+class StockRow:
+    """The stock questionnaire beside a model's own discovery, on the same records."""
+
+    model: str
+    settings: str
+    source: str
+    own: Estimate
+    stock: Estimate
+    share: float
+    """(D_stock − B)/(D_own − B): the part of the model's own discovery gain that the
+    questionnaire earns (NaN when its own discovery gained nothing)."""
+
+
+STOCK_COLUMNS = ("baseline", "own", "stock", "oracle")
+
+
+def _stock_units(group: pd.DataFrame) -> Units:
+    """Records × (B, own D, stock D, O); B and O from every run of the setting."""
+    scored = group[group["v_prefalign"].notna()].copy()
+    asked = scored["setting"].map(lambda s: json.loads(s)["questions"])
+    scored["column"] = scored["m_condition"].where(
+        scored["m_condition"] != "discovery", asked.map({"model": "own", "stock": "stock"})
+    )
+    paired = scored.pivot_table(index=UNIT, columns="column", values="v_prefalign")
+    if any(column not in paired.columns for column in STOCK_COLUMNS):
+        return np.zeros((0, 4))
+    units: Units = paired[list(STOCK_COLUMNS)].dropna().to_numpy(dtype=np.float64)
+    return units
+
+
+def _stock_row(
+    model: str, settings: str, source: str, *, n: int, means: Units, draws: Units
+) -> StockRow:
+    b, own, stock, o = (float(x) for x in means)
+    both = [(own, draws[:, [0, 1, 3]]), (stock, draws[:, [0, 2, 3]])]
+    found = [_interval(normalized_alignment(b, d, o), n, _alignments(x)) for d, x in both]
+    share = (stock - b) / (own - b) if own > b else math.nan
+    return StockRow(model, settings, source, found[0], found[1], share)
+
+
+def stock_rows(samples: pd.DataFrame, rng: np.random.Generator) -> list[StockRow]:
+    """Per model × setting (apart from `questions`) × source with both own and stock discovery.
+
+    Normalized alignment of each on the records scored in all four; over all sources from the
+    source-averaged means, as the main table.
+    """
+    if samples.empty:
+        return []
+    rest = samples["setting"].map(
+        lambda s: setting_label({**json.loads(s), "questions": "model"}, hide=("questions",))
+    )
+    rows = []
+    for (model, settings), group in samples.groupby([samples["model"], rest], sort=False):
+        found = {str(src): _stock_units(part) for src, part in group.groupby("m_source")}
+        found = {src: units for src, units in found.items() if len(units)}
+        if not found:
+            continue
+        resampled = {src: _resampled(units, rng) for src, units in found.items()}
+        for src, units in found.items():
+            means = units.mean(axis=0)
+            found_row = _stock_row(
+                str(model), settings, src, n=len(units), means=means, draws=resampled[src]
+            )
+            rows.append(found_row)
+        if len(found) > 1:
+            n = sum(len(units) for units in found.values())
+            means = np.mean([units.mean(axis=0) for units in found.values()], axis=0)
+            draws = np.mean(list(resampled.values()), axis=0)
+            rows.append(_stock_row(str(model), settings, ALL, n=n, means=means, draws=draws))
+    return rows
+
+
+def _stock_table(rows: list[StockRow]) -> Table:
+    return Table(
+        caption="The stock questionnaire (`-T questions=stock`: k generic questions about "
+        "expertise, length, format, tone and examples, answered by the same simulated user) "
+        "beside each model's own discovery: normalized alignment of each [95% bootstrap "
+        "interval] on the records scored in baseline, oracle and both discoveries, and the "
+        "share of the model's own discovery gain, (D_stock − B)/(D_own − B), that the "
+        "questionnaire already earns (not in the paper)",
+        columns=["model", "settings", "source", "own discovery", "stock questionnaire", "share"],
+        rows=[
+            [
+                row.model, row.settings, f"**{ALL}**" if row.source == ALL else row.source,
+                fmt(row.own, 1), fmt(row.stock, 1),
+                f"{100 * row.share:.0f}%" if not math.isnan(row.share) else
+                f"{MISSING}, own discovery gained nothing",
+            ]
+            for row in rows
+        ],
+    )  # fmt: skip
+
+
 # --- rendering ------------------------------------------------------------------------------
 
 
@@ -488,7 +573,7 @@ def _main_tables(rows: list[PrefDiscoRow]) -> list[Table]:
     alignment = Table(
         caption="PrefAlign (1–5, mean ± stderr) per condition, normalized alignment "
         "100·(D − B)/(O − B) [95% bootstrap interval over problem × persona records scored in "
-        "all three conditions; over all sources, the mean of the sources' values], and the "
+        "all three conditions; over all sources, from the source-averaged means], and the "
         "share of records where discovery aligns worse than baseline (D < B)",
         columns=[
             "model",
@@ -792,13 +877,17 @@ def prefdisco_section(loaded: Loaded) -> Section | None:
     if not rows:
         return None
     shares = negative_shares(rows)
-    fits = question_fits(_samples(loaded), generator)
+    samples = _samples(loaded)
+    fits = question_fits(samples, generator)
     fixed = fixed_rows(rows)
+    stock = stock_rows(samples, generator)
     tables = [*_main_tables(rows), _negative_table(shares)]
     if fits:
         tables.append(_fit_table(fits))
     if fixed:
         tables.append(_fixed_table(fixed))
+    if stock:
+        tables.append(_stock_table(stock))
     section = Section(
         title="prefdisco — discovering a user's preferences",
         intro="Does the model ask the right questions and adapt its answer to the user? "
@@ -821,6 +910,11 @@ def prefdisco_section(loaded: Loaded) -> Section | None:
             f"prefdisco [{share.settings}] negative normalized alignment: {negative} of "
             f"{len(share.pairs)} model × source pairs ({_percent(share.share)}; "
             f"the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}%)"
+        )
+    for beside in (r for r in stock if r.source == ALL or len({x.source for x in stock}) == 1):
+        section.summary.append(
+            f"prefdisco {beside.model} [{beside.settings}] stock questionnaire: normalized "
+            f"{fmt(beside.stock, 1)} against {fmt(beside.own, 1)} for its own discovery"
         )
     for fit in fits:
         found = (

@@ -18,6 +18,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from heedbench import params
 from heedbench.preference import StrictPair, WeakOrder, strict_pairs
 from heedbench.scorers.choice.context_blind import BLIND_ORDER
 from heedbench.scorers.choice.metrics import (
@@ -32,6 +33,7 @@ from heedbench.scorers.choice.metrics import (
     twin_contrasts,
     unordered_pairs,
 )
+from heedbench.solvers.choice.relation import VALIDITY_MODES
 from heedbench.solvers.choice.solver import ChoiceRun
 
 NAN = math.nan
@@ -118,7 +120,7 @@ def contrast_metric() -> Metric:
         },
     ],
 )
-def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
+def choice_alignment(p: float = 0.5, validity: str | None = None, **unknown: Any) -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
     Alignment keys (spo, spo_context, kendall, kendall_context, kendall_norm,
@@ -136,7 +138,13 @@ def choice_alignment(p: float = 0.5, validity: str | None = None) -> Scorer:
         p: penalty for a weakly discordant pair in K(p).
         validity: the task's validity rule (`lenient` or `strict`), recorded in the metadata;
             unset, the rule the sample was played under.
+        **unknown: refused (`inspect score -S` with an option the scorer does not have).
     """
+    with params.scorer_options():  # `inspect score -S ...` reaches the scorer unchecked
+        params.reject_unknown("choice_alignment", unknown, choice_alignment)
+        p = params.number("p", p, low=0.0, high=1.0)
+        if validity is not None:
+            validity = params.one_of("validity", validity, VALIDITY_MODES)
 
     async def score(state: TaskState, target: Target) -> Score:
         run = state.store_as(ChoiceRun)

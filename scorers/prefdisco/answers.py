@@ -1,324 +1,165 @@
-r"""Which one answer does a final response commit to, self-corrections included?
+r"""The answer a final response gives, read only where its form leaves no doubt.
 
-Personalised answers are long and chatty, and they correct themselves ("\boxed{9}. Wait, that
-is only one root... so the sum is 7"). A misread answer would show up as an accuracy drop the
-model never had, so `read_answer` returns an answer only when the response commits to one
-unambiguously, and None (the grader decides) otherwise:
+A personalised answer is long, chatty and may correct itself ("I'll pick A. Reconsidering the
+palpitations, though, C fits"), so no code guesses which sentence holds the answer. A response
+is read without a grader only when its form says what the answer is:
 
-1. Statements that commit, strongest first: a `\boxed{}` or an explicit "final answer"
-   statement; then "the answer is ...", "Answer: ...", "I'd go with ..."; then a response that
-   ends in "..., so C"; then, when none of these exists, a line holding only an option letter
-   or a response that is nothing but a math expression. A statement in the past ("Earlier I
-   thought the answer is D", "I first said ...") is a discarded answer, not a commitment.
-2. A correction after an answer — a marker such as "wait", "correction", "actually", "no,",
-   "on second thought", or a negation followed by another answer ("not B, it is C", "the
-   answer is not 9; it's 7") — discards every statement before it. After the last correction,
-   "it's C", "the sum is 7" and an answer right after the marker ("no wait, (C) Heart
-   failure") also commit. Nothing committing after the last correction: None.
-3. Of the statements left, the strongest kind present decides; each of them must be readable
-   (prose where the answer should be, a hedge or two options make it None) and they must
-   agree. A weaker statement *after* the deciding answer that names a different answer ("Final
-   answer: 13. (If you count the lid, the answer is 14.)") makes it None; an earlier weaker
-   one is overruled ("Earlier the answer was 12 ... my final answer is 13").
+- a multiple-choice response that is nothing but an option letter (`C`, `(C)`, `**C.**`);
+- one `\boxed{}` (or `\fbox{}`) on the response's last line, with nothing boxed before it;
+  for multiple choice its content must be an option letter;
+- a math response that is nothing but one number (`42`, `$-3.5$`, `1,024`).
 
-So a later conflicting answer never leaves the first one standing: the result is the last
-committed answer or None, never an answer the response took back.
+Everything else, a self-correction or a box followed by more text included, is `None`: the
+grader decides. `math_equal` compares a math answer with the gold by math-verify (sympy).
 """
 
 import re
-from collections.abc import Callable, Mapping
+import threading
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
-
-from heedbench.scorers.prefdisco.equivalence import math_equal
-from heedbench.scorers.prefdisco.mathnorm import boxed_spans
-from heedbench.scorers.prefdisco.readers import (
-    MARKUP,
-    bare_choice,
-    read_choice,
-    read_math,
-    strip_markup,
-    unwrap_text,
-)
+from functools import lru_cache
+from typing import Any, Literal
 
 VerdictKind = Literal["math", "multiple_choice"]
 
-FINAL, STATED, TAIL, FALLBACK = 0, 1, 2, 3
-"""How strongly a statement commits: the strongest kind present decides."""
-
-_PHRASE = re.compile(
-    r"""
-    \bfinal\s+answer[*_]*(?:\s+(?:is|would\s+be|will\s+be)\b[*_]*\s*:?|\s*[:=]|\s+[-\u2013\u2014]\s)
-    | \b(?:the|my|our)\s+(?:(?:final|correct|right|best)\s+)?(?:answer|option|choice)
-      (?:\s+(?:to|for)\s+(?:this|the|your)\s+(?:question|problem))?
-      [*_]*\s+(?:is|would\s+be|will\s+be)\b[*_]*\s*:?
-    | \banswer[*_]*\s*[:=]
-    | \bI(?:'d|\s+would|\s+will|'ll)?\s+(?:go\s+with|choose|pick|select)\b:?
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
 _BOX = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_PAST = re.compile(
-    r"\b(?:thought|said|wrote|guessed|assumed|believed|figured|claimed|earlier|initially|"
-    r"originally|previously|at\s+first)\b",
-    re.IGNORECASE,
-)
-"""A word before a statement, in its sentence, that puts the statement in the past."""
-_CLAUSE_END = re.compile(r"[.!?;,:](?=\s)|\n|\b(?:but|however|now)\b", re.IGNORECASE)
-_CORRECTION = re.compile(
-    r"""
-    \b(?:wait|correction|actually|oops|scratch\s+that|on\s+second\s+thought|on\s+reflection|
-        hold\s+on|my\s+(?:mistake|bad)|I\s+mean|I\s+made\s+(?:a|an)\s+(?:mistake|error)|
-        let\s+me\s+(?:correct|fix|re-?check|reconsider|redo|re-?calculate)|
-        that(?:'s|\u2019s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b
-    | \bno\b(?=\s*[,;:!\u2014\u2013\u2026-]|\s+wait\b)
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
-_NEGATION = re.compile(r"\b(?:not|isn't|isn\u2019t)\s+(?=[*_(\[$\\]*(?:option\s+)?[A-Za-z0-9-])")
-_RESTATED = re.compile(
-    r"\b(?:it|that)(?:'s|\u2019s|\s+is|\s+must\s+be)\s+(?:actually\s+|really\s+)?"
-    r"|\bthe\s+(?:[A-Za-z-]+\s+){0,3}?[A-Za-z-]+\s+(?:is|equals|comes\s+to)\s+",
-    re.IGNORECASE,
-)
-"""After a correction only: "it's C", "the sum is 7"."""
-_SO = re.compile(r"\bso\s*,?\s+", re.IGNORECASE)
-_AFTER_MARKER = re.compile(r"^[\s,;:!.\u2014\u2013\u2026-]*")
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One committing statement: the answer it reads as (None when unclear), and where."""
-
-    answer: str | None
-    strength: int
-    statement: str
-    position: int
-    """Where the statement's answer starts: a correction discards statements before it."""
-
-
-@dataclass(frozen=True)
-class Cut:
-    """A correction: statements before `position` no longer count (see the module docstring)."""
-
-    position: int
-    marker: str
-    negation: bool
-    """A negation ("not B") cuts only when an answer follows it; a marker always cuts."""
+_WRAPPING = " \t\r\n*_`$.()[]"
+_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf)\s*\{([^{}]*)\}")
+TIMEOUT_SECONDS = 2
+"""Bound on each math-verify parse and comparison (main thread only: it uses `signal`)."""
+MAX_LENGTH = 200
+"""Longer answers are not parsed: a boxed answer is short, and sympy's cost grows fast."""
+_NESTED_POWER = re.compile(r"\^\s*\{[^{}]*\^|\^\s*\(?[^\s(){}]*\^|\*\*[^*]*\*\*")
 
 
 @dataclass(frozen=True)
 class Reading:
-    """What a response commits to: one answer, or None with the reason."""
+    """What a response gives by its form: one answer, or None with the reason."""
 
     answer: str | None
     statement: str
-    """Which statement gave the answer, or why there is none."""
+    """Which form gave the answer, or why there is none."""
 
 
-Reader = Callable[[str], str | None]
-
-
-def _reader(kind: VerdictKind, options: Mapping[str, str] | None) -> Reader:
-    if kind == "math":
-        return read_math
-    return lambda text: read_choice(text, options)
-
-
-def _soft(read: Reader, kind: VerdictKind) -> Reader:
-    """A reader for weak cues ("it's", after "wait"): a math answer needs a number in it.
-
-    So "it's a classic" never reads as the variable `a`.
-    """
-    if kind == "multiple_choice":
-        return read
-
-    return lambda text: _with_a_number(read(text))
-
-
-def _with_a_number(answer: str | None) -> str | None:
-    """The math answer when it holds a digit or a LaTeX command, else None."""
-    return answer if answer is not None and re.search(r"[\d\\]", answer) else None
-
-
-def _statement_text(response: str, end: int) -> str:
-    """What follows a phrase on its line, or the next non-empty line when the line ends there."""
-    line_end = response.find("\n", end)
-    rest = response[end:] if line_end == -1 else response[end:line_end]
-    if rest.strip(" \t" + MARKUP):
-        return rest
-    for line in response[end:].splitlines()[1:]:
-        if line.strip(" \t" + MARKUP):
-            return line
-    return ""
-
-
-def _in_the_past(response: str, start: int) -> bool:
-    """Whether the clause before `start` puts the statement there in the past."""
-    clause_start = 0
-    for end in _CLAUSE_END.finditer(response, 0, start):
-        clause_start = end.end()
-    return _PAST.search(response, clause_start, start) is not None
-
-
-def _boxes(response: str, kind: VerdictKind, read: Reader) -> list[Candidate]:
+def _boxes(text: str) -> list[tuple[int, int, str]] | None:
+    r"""(start, end, content) of every `\boxed{...}`, braces matched; None if one is unclosed."""
     found = []
-    for start, box in boxed_spans(response):
-        answer = read_math(unwrap_text(box), whole=True) if kind == "math" else read(box)
-        found.append(Candidate(answer, FINAL, r"\boxed{}", start))
+    for match in _BOX.finditer(text):
+        depth, at = 1, match.end()
+        while at < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[at], 0)
+            at += 1
+        if depth:
+            return None
+        found.append((match.start(), at, text[match.end() : at - 1]))
     return found
 
 
-def _phrases(response: str, read: Reader) -> list[Candidate]:
-    found = []
-    for phrase in _PHRASE.finditer(response):
-        text = _statement_text(response, phrase.end())
-        bare = strip_markup(text)
-        if _BOX.search(text) or _PHRASE.match(bare) or re.match(r"not\b", bare, re.I):
-            continue  # the box (or the phrase that follows, or the negation) is the statement
-        if _in_the_past(response, phrase.start()):
-            continue
-        strength = FINAL if "final" in phrase.group(0).lower() else STATED
-        statement = " ".join(phrase.group(0).split())
-        found.append(Candidate(read(text), strength, statement, phrase.end()))
-    return found
-
-
-def _ends_with_so(
-    response: str, kind: VerdictKind, options: Mapping[str, str] | None
-) -> list[Candidate]:
-    """The answer in a closing "..., so C" or "..., so 7" (needs a number, for math)."""
-    last = None
-    for last in _SO.finditer(response):  # noqa: B007 (the last one is wanted)
-        pass
-    if last is None:
-        return []
-    rest = response[last.end() :]
-    if kind == "math":
-        answer = _with_a_number(read_math(rest, whole=True))
-    else:
-        answer = bare_choice(rest, options, letters_only=False)
-    return [Candidate(answer, TAIL, "so ...", last.end())] if answer is not None else []
-
-
-def _fallbacks(
-    response: str, kind: VerdictKind, options: Mapping[str, str] | None
-) -> list[Candidate]:
-    """With no statement at all: lone option letters on their lines, or a bare expression."""
-    found = []
-    if kind == "multiple_choice":
-        position = 0
-        for line in response.splitlines(keepends=True):
-            if (letter := bare_choice(line.rstrip("\r\n"), options, letters_only=True)) is not None:
-                found.append(Candidate(letter, FALLBACK, "a line with only the letter", position))
-            position += len(line)
-        single = response.strip()
-        letter = bare_choice(single, options, letters_only=False) if not found else None
-        if letter is not None and "\n" not in single:
-            found.append(Candidate(letter, FALLBACK, "the whole response", 0))
-    elif (whole := read_math(response.strip(), whole=True)) is not None:
-        found.append(Candidate(whole, FALLBACK, "the whole response", 0))
-    return found
-
-
-def _cuts(response: str, read: Reader) -> list[Cut]:
-    markers = [Cut(m.end(), m.group(0), False) for m in _CORRECTION.finditer(response)]
-    negations = [
-        Cut(m.end(), m.group(0).strip(), True)
-        for m in _NEGATION.finditer(response)
-        if read(response[m.end() :]) is not None  # "not B", "not 9": a negated answer
-    ]
-    return sorted(markers + negations, key=lambda cut: cut.position)
-
-
-def _after_corrections(response: str, cuts: list[Cut], read: Reader) -> list[Candidate]:
-    """Statements that commit only after a correction: "it's C", "no wait, (C) ..."."""
-    found = []
-    for restated in _RESTATED.finditer(response):
-        answer = read(response[restated.end() :])
-        if answer is not None and not _in_the_past(response, restated.start()):
-            statement = " ".join(restated.group(0).split())
-            found.append(Candidate(answer, STATED, statement, restated.end()))
-    for cut in cuts:
-        if cut.negation:
-            continue
-        start = cut.position + _AFTER_MARKER.match(response[cut.position :]).end()  # type: ignore[union-attr]
-        if _CORRECTION.match(response, start) or start >= len(response):
-            continue  # "wait, no, ...": the next marker reads on
-        if (answer := read(response[start:])) is not None:
-            found.append(Candidate(answer, STATED, f"after '{cut.marker}'", start))
-    return found
-
-
-def _same(a: str, b: str, kind: VerdictKind) -> bool:
-    return a == b if kind == "multiple_choice" else a == b or math_equal(a, b)
-
-
-def _decide(
-    candidates: list[Candidate], kind: VerdictKind, restatements: list[Candidate]
-) -> Reading:
-    """The answer the strongest statements agree on, unless a later one conflicts.
-
-    `restatements` ("it's 7", "the sum is 7" with no correction before them) do not commit,
-    but one after the deciding answer that names another answer is a conflict.
-    """
-    strongest = min(c.strength for c in candidates)
-    deciding = [c for c in candidates if c.strength == strongest]
-    unclear = [c for c in deciding if c.answer is None]
-    if unclear:
-        return Reading(None, f"unclear answer after '{unclear[0].statement}'")
-    answers = [c.answer for c in deciding if c.answer is not None]
-    if any(not _same(answers[0], other, kind) for other in answers[1:]):
-        return Reading(None, f"conflicting answers: {', '.join(dict.fromkeys(answers))}")
-    last = deciding[-1]
-    assert last.answer is not None
-    later = [
-        c.answer
-        for c in [*candidates, *restatements]
-        if c.position > last.position
-        and c.answer is not None
-        and not _same(c.answer, last.answer, kind)
-    ]
-    if later:
-        return Reading(None, f"a later answer conflicts: {last.answer}, then {later[0]}")
-    return Reading(last.answer, last.statement)
+def _letter(text: str, options: Mapping[str, str] | None) -> str | None:
+    bare = _TEXT.sub(r"\1", text).strip(_WRAPPING)
+    labels = {label.upper() for label in options} if options else set("ABCDEFGHIJ")
+    return bare.upper() if len(bare) == 1 and bare.upper() in labels else None
 
 
 def read_answer(
     response: str, kind: VerdictKind, options: Mapping[str, str] | None = None
 ) -> Reading:
-    """The one answer a response commits to, or None with why (see the module docstring)."""
-    if kind not in get_args(VerdictKind):
-        raise ValueError(f"kind must be one of {', '.join(get_args(VerdictKind))}; got {kind!r}")
-    read = _reader(kind, options)
-    candidates = [
-        *_boxes(response, kind, read),
-        *_phrases(response, read),
-        *_ends_with_so(response, kind, options),
-    ]
-    if not candidates:
-        candidates = _fallbacks(response, kind, options)
-    cuts = _cuts(response, read)
-    late = _after_corrections(response, cuts, _soft(read, kind))
-    effective = [
-        cut
-        for cut in cuts
-        if not cut.negation
-        or any(c.answer is not None and c.position > cut.position for c in candidates + late)
-    ]
-    if effective:
-        last_cut = effective[-1]
-        kept = sorted(
-            (c for c in candidates + late if c.position >= last_cut.position),
-            key=lambda c: c.position,
-        )
-        if not kept:
-            if candidates:
-                return Reading(
-                    None, f"corrected after its answer ('{last_cut.marker}') with no answer after"
-                )
-            return Reading(None, "no committed answer found")
-        return _decide(kept, kind, [])
-    if not candidates:
-        return Reading(None, "no committed answer found")
-    return _decide(sorted(candidates, key=lambda c: c.position), kind, late)
+    """The answer the response gives by its form, or None with why (module docstring)."""
+    text = response.strip()
+    boxes = _boxes(text)
+    if boxes is None:
+        return Reading(None, "an unclosed box")
+    if len(boxes) > 1:
+        return Reading(None, f"{len(boxes)} boxed answers")
+    if boxes:
+        _, end, content = boxes[0]
+        if "\n" in text[end:].strip() or text[end:].strip(_WRAPPING):
+            return Reading(None, "text after the boxed answer")
+        if kind == "multiple_choice":
+            return Reading(_letter(content, options), r"\boxed{}")
+        return Reading(content.strip() or None, r"\boxed{}")
+    if kind == "multiple_choice":
+        letter = _letter(text, options)
+        return Reading(letter, "the letter alone" if letter else "not an option letter alone")
+    bare = text.strip(_WRAPPING.replace(".", "").replace("-", "")).rstrip(".")
+    if _NUMBER.fullmatch(bare):
+        return Reading(bare, "the number alone")
+    return Reading(None, "neither a boxed answer nor a number alone")
+
+
+# -- comparing with the gold -----------------------------------------------------------------------
+
+
+def plain_number(text: str) -> float | None:
+    """The value of a plain number (`1,024`, `-3.5`, `$7$`), else None."""
+    bare = text.strip(" $").replace("\\!", "")
+    return float(bare.replace(",", "")) if _NUMBER.fullmatch(bare) else None
+
+
+def _timeout() -> int | None:
+    return TIMEOUT_SECONDS if threading.current_thread() is threading.main_thread() else None
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[Any, ...]:
+    """math-verify's reading of `text` as LaTeX (then as a plain expression); () if none."""
+    from math_verify import parse  # noqa: PLC0415 (sympy's parser costs 0.25 s at import)
+
+    timeout = _timeout()
+    if not text.strip() or len(text) > MAX_LENGTH:
+        return ()
+    if timeout is None and _NESTED_POWER.search(text):
+        return ()  # no time bound off the main thread: sympy could expand for minutes
+    latex = text if "$" in text or "\\(" in text else f"${text}$"
+    return tuple(parse(latex, parsing_timeout=timeout) or parse(text, parsing_timeout=timeout))
+
+
+@lru_cache(maxsize=4096)
+def math_equal(answer: str, gold: str) -> bool:
+    """Whether two math answers have the same value, by math-verify.
+
+    It reads LaTeX and plain expressions: fractions against decimals, roots, sets in any
+    order, intervals, `x = 5` against `5`.
+    """
+    from math_verify import verify  # noqa: PLC0415 (see _parse)
+
+    parsed_gold, parsed_answer = _parse(gold), _parse(answer)
+    if not parsed_gold or not parsed_answer:
+        return False
+    return bool(verify(list(parsed_gold), list(parsed_answer), timeout_seconds=_timeout()))
+
+
+def compare(answer: str, gold: str, kind: VerdictKind) -> bool | None:
+    """Right, wrong, or None (not certain) for an answer read by `read_answer`.
+
+    Multiple choice compares letters. Math is right when math-verify finds the values equal,
+    and wrong only when both are plain numbers that differ beyond the answer's own rounding;
+    anything else (an expression math-verify cannot prove equal) goes to the grader.
+    """
+    if kind == "multiple_choice":
+        return answer.upper() == gold.strip().upper()
+    if math_equal(answer, gold):
+        return True
+    mine, theirs = plain_number(answer), plain_number(gold)
+    if mine is None or theirs is None:
+        return None
+    places = len(answer.rsplit(".", 1)[1]) if "." in answer else 0
+    return None if round(theirs, places) == round(mine, places) else False
+
+
+def deterministic_verdict(
+    response: str, gold: str, kind: VerdictKind, options: Mapping[str, str] | None = None
+) -> bool | None:
+    r"""Whether `response` is right, decided without a grader; None when it cannot be decided.
+
+    Args:
+        response: the model's final response.
+        gold: the gold answer: an option letter for multiple choice, LaTeX / a number for math.
+        kind: "math" or "multiple_choice".
+        options: option letter → option text (multiple choice); without it letters A–J.
+    """
+    reading = read_answer(response, kind, options)
+    if reading.answer is None or not gold.strip():
+        return None
+    return compare(reading.answer, gold, kind)

@@ -103,28 +103,6 @@ def criterion_messages(
     return [*system, ChatMessageUser(content=user)]
 
 
-async def _per_criterion(
-    grader: Model,
-    criteria: tuple[Criterion, ...],
-    preferences: Mapping[str, Mapping[str, Any]],
-    response: str,
-    *,
-    prompt: GraderPrompt,
-    channel: VerdictChannel,
-    config: GenerateConfig | None,
-) -> RubricJudgement[int]:
-    return await judge_each(
-        grader,
-        {c.preference: criterion_messages(c, preferences[c.preference], response, prompt, channel)
-         for c in criteria},
-        lambda found: int(found["score"]),
-        schema=CRITERION_SCHEMAS[prompt],
-        channel=channel,
-        note_key="justification",
-        config=config,
-    )  # fmt: skip
-
-
 async def score_criteria(
     grader: Model,
     criteria: tuple[Criterion, ...],
@@ -143,15 +121,16 @@ async def score_criteria(
     one for all, under "*").
     """
     if mode == "per_criterion":
-        return await _per_criterion(
-            grader,
-            criteria,
-            preferences,
-            response,
-            prompt=prompt,
-            channel=channel,
-            config=config,
-        )
+        messages = {
+            c.preference: criterion_messages(
+                c, preferences[c.preference], response, prompt, channel
+            )
+            for c in criteria
+        }
+        return await judge_each(
+            grader, messages, lambda found: int(found["score"]), schema=CRITERION_SCHEMAS[prompt],
+            channel=channel, note_key="justification", config=config,
+        )  # fmt: skip
     entry = PAPER_CRITERION_ENTRY if prompt == "paper" else CRITERION_ENTRY
     listing = "\n\n".join(
         entry.format(number=i, **_fields(c, preferences[c.preference], prompt))

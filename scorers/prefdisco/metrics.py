@@ -10,11 +10,12 @@ conditions a run holds: normalized alignment needs all three, `discovery_below_b
 baseline and discovery, and questions are reported for discovery only (the other conditions
 never ask); a run without them gets no such metric rather than a NaN.
 
-Normalized alignment is paired, as in `heedbench report`: per source, over the records
-(problem × persona) scored in all three conditions, 100·(D − B)/(O − B) from those records'
-means; with several sources, the run's figure is the mean over the sources where it is defined
-(a source with O = B has no value). A record missing a condition is left out of B, D and O
-alike, so the three means always describe the same records.
+Normalized alignment is paired, as in `heedbench report`: per source (the paper's unit, one
+value per model and task), over the records (problem × persona) scored in all three
+conditions, 100·(D − B)/(O − B) from those records' means. Over several sources the run's
+figure normalises the source-averaged means, 100·(D̄ − B̄)/(Ō − B̄) with each source weighted
+equally (the paper never averages the ratios, and a mean of ratios swings wildly where one
+source has O ≈ B). A record missing a condition is left out of B, D and O alike.
 """
 
 import math
@@ -99,15 +100,6 @@ def _mapping(stat: Metric, scores: list[SampleScore]) -> dict[str, float]:
     return {str(k): float(v) for k, v in result.items()} if isinstance(result, dict) else {}
 
 
-def condition_means(scores: list[SampleScore]) -> dict[str, float]:
-    """The mean value per condition over the scores given (conditions with none are absent)."""
-    to_float = value_to_float()
-    values: dict[str, list[float]] = defaultdict(list)
-    for score in scores:
-        values[_condition(score)].append(to_float(score.score.value))
-    return {condition: sum(v) / len(v) for condition, v in values.items() if v}
-
-
 def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]]:
     """Scores as source -> record (problem id) -> condition -> value."""
     to_float = value_to_float()
@@ -120,30 +112,32 @@ def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]
 
 
 def paired_normalized_alignment(scores: list[SampleScore]) -> tuple[float, dict[str, float]]:
-    """Normalized alignment over all sources (mean of the sources' values) and per source.
+    """Normalized alignment over all sources and per source (see the module docstring).
 
     Per source: over the records scored in all three conditions, from their condition means;
-    NaN when no record has all three, or O = B. Over all sources: the mean of the defined
-    per-source values, NaN when there is none.
+    NaN when no record has all three, or O = B. Over all sources: from the means of the
+    sources' condition means; NaN when no source has a complete record, or the gap is 0.
     """
     per_source: dict[str, float] = {}
+    means: list[tuple[float, ...]] = []
     for source, records in sorted(_records(scores).items()):
         complete = [r for r in records.values() if all(c in r for c in CONDITIONS)]
         if not complete:
             per_source[source] = math.nan
             continue
-        b, d, o = (sum(r[c] for r in complete) / len(complete) for c in CONDITIONS)
-        per_source[source] = normalized_alignment(b, d, o)
-    defined = [value for value in per_source.values() if not math.isnan(value)]
-    overall = sum(defined) / len(defined) if defined else math.nan
-    return overall, per_source
+        means.append(tuple(sum(r[c] for r in complete) / len(complete) for c in CONDITIONS))
+        per_source[source] = normalized_alignment(*means[-1])
+    if not means:
+        return math.nan, per_source
+    b, d, o = (sum(m[i] for m in means) / len(means) for i in range(3))
+    return normalized_alignment(b, d, o), per_source
 
 
 @metric(name="normalized_alignment")
 def normalized_alignment_metric() -> Metric:
     """Paired normalized alignment of PrefAlign, over all sources and per source.
 
-    Named `normalized_alignment` (the mean over sources, see the module docstring) and
+    Named `normalized_alignment` (over all sources, see the module docstring) and
     `normalized_alignment_<source>`.
     """
 

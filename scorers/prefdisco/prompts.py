@@ -1,32 +1,50 @@
 """PrefDisco judge prompts: PrefAlign (one criterion per call or all at once) and correctness.
 
-Two PrefAlign prompt styles (`-T grader_prompt=`): `paper`, the reference evaluator's prompt
-in our own words (a system message asking for valid JSON, its short list of instructions, the
-score asked before the justification, the levels as JSON), and `anchored`, heedbench's earlier
-prompt (justification first, with scale anchors). In both, fixed instructions come first and
-per-sample material last (a provider's prompt cache reuses the prefix), the response sits
-in a `Fence` block announced by `{fence}`, and `{reply}` is the verdict channel's line.
+Two styles (`-T grader_prompt=`): `paper`, the reference evaluator's prompts in our own words
+(a system message asking for valid JSON; for PrefAlign the criterion, its levels as JSON, the
+response, the user's value, then the seven instructions and a reply whose sample
+justification names what a 5 would need, the score first; for correctness the problem, the
+correct answer, the response, then a one-sentence justification and 0 or 1), and `anchored`,
+heedbench's earlier prompts (instructions first, the response last, justification first, scale
+anchors; correctness adds that no answer or several answers are not correct). In both the
+response sits in a `Fence` block announced by `{fence}`, after the rules on untrusted material,
+and `{reply}` is the verdict channel's line.
 """
 
 from heedbench.scorers.judge.prompts import MATERIAL_RULES
 
 PAPER_CRITERION_EXAMPLE = (
-    '{"score": <integer 1-5>, "justification": "<the parts of the response behind the score>"}'
+    '{"score": <integer 1-5>, "justification": "The response does [one specific thing] and '
+    "[another], which matches the user's preference for [the wording of a level] to that "
+    'extent; it lacks [a missing element] that a score of 5 would need."}'
 )
 PAPER_BATCHED_EXAMPLE = (
-    '{"scores": {"1": <integer 1-5>, "2": <integer 1-5>, ...}, "justification": "<one sentence>"}'
+    '{"scores": {"1": <integer 1-5>, "2": <integer 1-5>, ...}, "justification": "<what the '
+    'response does for each criterion, and what a 5 would need>"}'
 )
 CRITERION_EXAMPLE = '{"justification": "<one sentence>", "score": <integer 1-5>}'
 BATCHED_EXAMPLE = (
     '{"justification": "<one sentence>", "scores": {"1": <integer 1-5>, "2": <integer 1-5>, ...}}'
 )
 CORRECTNESS_EXAMPLE = '{"justification": "<one sentence>", "correct": <true or false>}'
+PAPER_CORRECTNESS_EXAMPLE = '{"justification": "<one sentence>", "correct": <0 or 1>}'
 """The verdict shapes the prompts show (`{reply}`: `reply_instruction` of the call's channel)."""
 
 # --- grader_prompt=paper ----------------------------------------------------------------------
 
 PAPER_SYSTEM = """You grade responses against specific criteria. Reply with valid JSON only."""
 """The system message of every `paper` PrefAlign call."""
+PAPER_CORRECTNESS_SYSTEM = """You judge a final response against the correct answer. Reply \
+with valid JSON only."""
+
+_PAPER_INTRO = (
+    """You are an evaluation specialist who grades personalised responses on a \
+standardised rubric. Assess precisely, from the evidence in the response, how well it meets \
+{what}.
+
+"""
+    + MATERIAL_RULES
+)
 
 _PAPER_STEPS = """How to grade:
 1. Compare the response with the description of each score level.
@@ -38,51 +56,39 @@ _PAPER_STEPS = """How to grade:
 7. Make your reasoning precise enough that another grader would reach the same score."""
 
 PAPER_PER_CRITERION = (
-    """You are an evaluation specialist who grades personalised responses on a standardised \
-rubric. Assess precisely, from the evidence in the response, how well it meets one criterion.
-
-"""
-    + _PAPER_STEPS
+    _PAPER_INTRO.format(what="one criterion")
     + """
-
-"""
-    + MATERIAL_RULES
-    + """
-
-{reply}
 
 Criterion: {name}
 Description: {description}
 Score levels (JSON):
 {levels}
-This user's preferred value: {value}
-Why the user wants this: {justification}
 
 {fence}
 
-{response}"""
-)
+{response}
 
-PAPER_BATCHED = (
-    """You are an evaluation specialist who grades personalised responses on a standardised \
-rubric. Assess precisely, from the evidence in the response, how well it meets each of several \
-numbered criteria.
+This user's preferred value: {value}
+Why the user wants this: {justification}
 
 """
     + _PAPER_STEPS
-    + """
+    + "\n\n{reply}"
+)
 
-"""
-    + MATERIAL_RULES
+PAPER_BATCHED = (
+    _PAPER_INTRO.format(what="each of several numbered criteria")
     + """
-
-{reply}
 
 {criteria}
 
 {fence}
 
-{response}"""
+{response}
+
+"""
+    + _PAPER_STEPS
+    + "\n\n{reply}"
 )
 
 PAPER_CRITERION_ENTRY = """Criterion {number}: {name}
@@ -91,24 +97,41 @@ Score levels (JSON):
 {levels}
 This user's preferred value: {value}; why: {justification}"""
 
-# --- grader_prompt=anchored (heedbench's earlier prompt) ----------------------------------------
-
-SCALE_NOTE = """Score from 1 to 5 against the criterion's levels and this user's preferred \
-value: the levels describe scores 1, 3 and 5, and 2 and 4 fall between them. Judge how well \
-the response suits this user on this criterion only, not its overall quality."""
-
-PER_CRITERION = (
-    """You grade how well an assistant's response suits one particular user on one criterion.
-
-"""
-    + SCALE_NOTE
-    + """
+PAPER_CORRECTNESS = (
+    """You judge a model's final response against the correct answer to a problem. Judge only \
+whether the final response is objectively correct; its style does not matter.
 
 """
     + MATERIAL_RULES
     + """
 
-{reply}
+The problem:
+{question}
+{options}
+The correct answer: {gold}
+
+{fence}
+
+{response}
+
+Give a one-sentence justification of your judgement and the correctness as 0 (incorrect) or \
+1 (correct). {reply}"""
+)
+
+# --- grader_prompt=anchored (heedbench's earlier prompts) ---------------------------------------
+
+SCALE_NOTE = """Score from 1 to 5 against the criterion's levels and this user's preferred \
+value: the levels describe scores 1, 3 and 5, and 2 and 4 fall between them. Judge how well \
+the response suits this user on this criterion only, not its overall quality."""
+
+_ANCHORED_INTRO = "\n\n".join(["{intro}", SCALE_NOTE, MATERIAL_RULES, "{{reply}}"])
+
+PER_CRITERION = (
+    _ANCHORED_INTRO.format(
+        intro="You grade how well an assistant's response suits one particular user on one "
+        "criterion."
+    )
+    + """
 
 Criterion: {name}
 What it measures: {description}
@@ -123,24 +146,11 @@ Why the user wants this: {justification}
 )
 
 BATCHED = (
-    """You grade how well an assistant's response suits one particular user, on each of \
-several numbered criteria.
-
-"""
-    + SCALE_NOTE
-    + """
-
-"""
-    + MATERIAL_RULES
-    + """
-
-{reply}
-
-{criteria}
-
-{fence}
-
-{response}"""
+    _ANCHORED_INTRO.format(
+        intro="You grade how well an assistant's response suits one particular user, on each "
+        "of several numbered criteria."
+    )
+    + "\n\n{criteria}\n\n{fence}\n\n{response}"
 )
 
 CRITERION_ENTRY = """Criterion {number}: {name}

@@ -7,11 +7,12 @@ under `unscored`: never a pass, never a fail.
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any, cast, get_args
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from heedbench import params
 from heedbench.calls import collect_calls
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoRecord,
@@ -19,27 +20,35 @@ from heedbench.evals.prefdisco.dataset import (
     record_index,
     record_key,
 )
-from heedbench.scorers.judge import DEFAULT_CHANNEL, RubricJudgement, VerdictChannel, role_model
+from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.params import Name
+from heedbench.scorers.judge import (
+    CHANNELS,
+    DEFAULT_CHANNEL,
+    RubricJudgement,
+    VerdictChannel,
+    role_model,
+)
 from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
-from heedbench.scorers.prefdisco.correctness import (
-    Correctness,
-    CorrectnessMode,
-    check_correctness,
-)
+from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
 from heedbench.scorers.prefdisco.explain import criteria_detail, explanation
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
+    CONDITIONS,
     condition_stats,
     discovery_below_baseline,
     normalized_alignment_metric,
 )
 from heedbench.solvers.prefdisco.settings import (
+    CHOICES,
+    LEGACY,
+    CorrectnessMode,
     GraderPrompt,
     Protocol,
     Sampling,
-    grader_config,
-    resolve,
+    Switches,
+    role_config,
 )
 from heedbench.solvers.prefdisco.solver import PrefDiscoRun
 
@@ -60,13 +69,14 @@ def prefdisco_scorer(
     data: str | None = None,
     revision: str | None = None,
     judge_mode: JudgeMode = "per_criterion",
-    correctness_mode: CorrectnessMode = "deterministic",
+    correctness_mode: CorrectnessMode | None = None,
     allow_self_roles: bool = False,
     verdict: VerdictChannel = DEFAULT_CHANNEL,
     protocol: Protocol | None = None,
     grader_prompt: GraderPrompt | None = None,
     sampling: Sampling | None = None,
     conditions: Sequence[str] | None = None,
+    **unknown: Any,
 ) -> Scorer:
     """Grade each final response on its persona's rubric and check its answer.
 
@@ -78,20 +88,39 @@ def prefdisco_scorer(
         data: where the records come from (as the task's `data`; with `sources`).
         revision: the hub revision, when `data` is "hub" (with `sources`).
         judge_mode: "per_criterion" (one grader call per criterion) or "batched".
-        correctness_mode: "deterministic" (read the answer where it is unambiguous, grader
-            otherwise) or "grader" (the grader judges every answer, as the reference does).
+        correctness_mode: "grader" (every answer graded) or "deterministic" (read by form
+            first); unset, the one the sample was played under.
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
         verdict: the grader's verdict channel (`schema`, `tool` or `text`; see
             `scorers/judge/verdict.py`).
-        protocol: the run's protocol, which sets the grader's temperature (`grader_config`);
-            unset, the protocol the sample was played under.
-        grader_prompt: "paper" or "anchored" (`settings.py`); unset, the one the sample was
-            played under (its protocol's own for a log that did not record it).
+        protocol: the run's protocol, which sets the grader's temperature; unset, the
+            protocol the sample was played under.
+        grader_prompt: "paper" or "anchored" (`settings.py`); unset, as `correctness_mode`.
         sampling: "paper" or "provider" (the grader's top-p and token limit); unset, as
-            `grader_prompt`.
+            `correctness_mode`.
         conditions: the conditions the run holds; the `questions` key is kept only when they
             include discovery (unset: kept).
+        **unknown: refused (`inspect score -S` with an option the scorer does not have).
+
+    A switch the sample did not record (a log written before it existed) is what runs did
+    then (`settings.LEGACY`).
     """
+    with params.scorer_options():  # `inspect score -S ...` reaches the scorer unchecked
+        params.reject_unknown("prefdisco", unknown, prefdisco_scorer)
+        if sources is not None:
+            sources = params.names("sources", sources, SOURCES)
+        if conditions is not None:
+            conditions = params.names("conditions", conditions, CONDITIONS)
+        variant = _optional("variant", variant, get_args(Variant))
+        data = params.optional_text("data", data)
+        revision = params.optional_text("revision", revision)
+        judge_mode = params.one_of("judge_mode", judge_mode, get_args(JudgeMode))
+        verdict = params.one_of("verdict", verdict, CHANNELS)
+        allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
+        protocol = _optional("protocol", protocol, get_args(Protocol))
+        correctness_mode = _optional("correctness_mode", correctness_mode, CHOICES["correctness"])
+        grader_prompt = _optional("grader_prompt", grader_prompt, CHOICES["grader_prompt"])
+        sampling = _optional("sampling", sampling, CHOICES["sampling"])
     with_questions = conditions is None or "discovery" in conditions
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -106,16 +135,18 @@ def prefdisco_scorer(
                 metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
         played = cast(Protocol, protocol or run.protocol or "paper")
-        switches = resolve(
-            played,
-            grader_prompt=grader_prompt or run.switches.get("grader_prompt"),
-            user_format=run.switches.get("user_format"),
-            sampling=sampling or run.switches.get("sampling"),
+        given = {"correctness": correctness_mode, "grader_prompt": grader_prompt,
+                 "sampling": sampling}  # fmt: skip
+        switches = Switches(
+            **{**LEGACY.record(), **run.switches, **{k: v for k, v in given.items() if v}}
         )
-        grader = role_model(
-            "grader",
-            allow_evaluated_model=allow_self_roles,
-            config=grader_config(played, switches.sampling),
+        grader, checker = (
+            role_model(
+                "grader",
+                allow_evaluated_model=allow_self_roles,
+                config=role_config(use, played, switches),
+            )
+            for use in ("grader", "correctness")
         )
         record = _record(state.metadata, sources, variant, data, revision)
         response = run.final_response
@@ -129,7 +160,15 @@ def prefdisco_scorer(
                 channel=verdict,
                 prompt=switches.grader_prompt,
             ),
-            check_correctness(record.problem, response, grader, correctness_mode, channel=verdict),
+            check_correctness(
+                record.problem,
+                run.final_answer or response,
+                checker,
+                mode=switches.correctness,
+                channel=verdict,
+                prompt=switches.grader_prompt,
+                judged=response,
+            ),
         )
         judgement = cast(RubricJudgement[int], results[0])
         correctness = cast(Correctness, results[1])
@@ -182,7 +221,9 @@ def prefdisco_scorer(
             metadata={
                 "condition": run.condition,
                 "protocol": run.protocol,
-                **switches.record(),
+                "switches": switches.record(),
+                "questions_from": run.questions_from,
+                "shared_replies": run.shared_replies,
                 "judge_mode": judge_mode,
                 "criteria": criteria,
                 "grader_calls": judgement.calls + correctness.grader_calls,
@@ -204,6 +245,10 @@ def prefdisco_scorer(
         )
 
     return score
+
+
+def _optional(name: str, value: Any, allowed: Sequence[Name]) -> Name | None:
+    return None if value is None else params.one_of(name, value, allowed)
 
 
 def _record(

@@ -23,7 +23,7 @@ from pydantic import Field
 from heedbench.calls import collect_calls
 from heedbench.evals.carryon.dataset import ChecklistItem
 from heedbench.evals.prefdisco.dataset import Criterion
-from heedbench.evals.prefdisco.sources import SOURCE_ANSWER_KIND, Problem, option_lines
+from heedbench.evals.prefdisco.sources import SOURCES, Problem, option_lines
 from heedbench.scorers.carryon.judge import (
     DEFAULT_HARM_RUBRIC,
     HarmRubric,
@@ -179,7 +179,7 @@ def correctness_problem(metadata: Mapping[str, Any]) -> Problem:
         question=question,
         options=options,
         answer=str(metadata["gold"]),
-        kind=SOURCE_ANSWER_KIND[str(metadata["source"])],
+        kind=SOURCES[str(metadata["source"])].kind,
     )
 
 

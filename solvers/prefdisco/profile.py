@@ -3,19 +3,21 @@
 The oracle condition and the simulated user see the same text, so the oracle's advantage is
 exactly the information the discovery condition has to ask for. Two renderings:
 
-- `paper_profile` (protocol `paper`): the fields the PrefDisco reference evaluator puts in its
-  profile string — identity, demographics and expertise; knowledge level, learning style,
-  problem-solving style, confidence, anxiety triggers and motivation; the written descriptions
-  of openness, conscientiousness and extraversion ("social style"); the backstory — and then
-  every preference with all its fields, description included.
+- `paper_profile` (protocol `paper`): what the reference evaluator puts in its profile string,
+  in its order — identity, demographics and expertise; knowledge level, learning style,
+  problem-solving style, confidence, anxiety triggers and motivation; the descriptions of
+  openness, conscientiousness and extraversion ("social style"); the backstory — every line
+  shown, a missing field as "Not specified", and the preferences printed as the release stores
+  them (the reference prints the dictionary itself).
 - `persona_profile` + `preference_profile` (protocol `budgeted`): a shorter card (Big Five as
-  scores only) and one line per preference without its description.
+  scores only, absent fields left out) and one line per preference without its description.
 """
 
 from collections.abc import Mapping
 from typing import Any
 
-_PERSONA_FIELDS = (
+Path = tuple[str, ...]
+_PERSONA_FIELDS: tuple[tuple[str, Path], ...] = (
     ("Name", ("name",)),
     ("In short", ("minimal_necessary_description",)),
     ("Age", ("demographics", "age")),
@@ -30,50 +32,38 @@ _PERSONA_FIELDS = (
     ("Confidence", ("educational_profile", "affective_features", "confidence")),
     ("Background", ("backstory",)),
 )
-
-_PAPER_IDENTITY = (
-    ("Name", ("name",)),
-    ("In short", ("minimal_necessary_description",)),
-    ("Age", ("demographics", "age")),
-    ("Occupation", ("demographics", "occupation")),
-    ("Location", ("demographics", "location")),
-    ("Hobbies", ("demographics", "hobbies")),
-    ("Areas of expertise", ("domain_expertise",)),
-)
-_PAPER_LEARNING = (
-    ("Knowledge level", ("educational_profile", "knowledge_level")),
-    ("Learning style", ("educational_profile", "cognitive_features", "learning_style")),
-    ("Problem-solving style", ("educational_profile", "cognitive_features", "problem_solving")),
-    ("Confidence", ("educational_profile", "affective_features", "confidence")),
-    ("Anxiety triggers", ("educational_profile", "affective_features", "anxiety_triggers")),
-    ("Motivation", ("educational_profile", "affective_features", "motivation")),
-)
-_PAPER_PERSONALITY = (
-    ("Openness", "openness"),
-    ("Conscientiousness", "conscientiousness"),
-    ("Social style", "extraversion"),
-)
-"""The Big Five traits whose descriptions the reference shows (it leaves out agreeableness
-and neuroticism, and the 1-5 scores)."""
-
-_PREFERENCE_FIELDS = (
-    ("What it is", "description"),
-    ("Scale", "value_range"),
-    ("Preferred value", "value"),
-    ("Importance to this person (1-5)", "local_importance"),
-    ("Why", "justification"),
-    ("Kind", "type"),
-    ("Setting", "problem_context"),
-)
-_PREFERENCE_SKIPPED = frozenset({"name"})
+_LEARNING = ("educational_profile", "cognitive_features")
+_FEELING = ("educational_profile", "affective_features")
+_PAPER_SECTIONS: tuple[tuple[str, tuple[tuple[str, Path], ...]], ...] = (
+    ("About the person", (
+        ("Name", ("name",)), ("In short", ("minimal_necessary_description",)),
+        ("Age", ("demographics", "age")), ("Occupation", ("demographics", "occupation")),
+        ("Location", ("demographics", "location")), ("Hobbies", ("demographics", "hobbies")),
+        ("Areas of expertise", ("domain_expertise",)),
+    )),
+    ("How they learn", (
+        ("Knowledge level", ("educational_profile", "knowledge_level")),
+        ("Learning style", (*_LEARNING, "learning_style")),
+        ("Problem-solving style", (*_LEARNING, "problem_solving")),
+        ("Confidence", (*_FEELING, "confidence")),
+        ("Anxiety triggers", (*_FEELING, "anxiety_triggers")),
+        ("Motivation", (*_FEELING, "motivation")),
+    )),
+    ("Personality", (
+        ("Openness", ("personality_big5", "openness", "description")),
+        ("Conscientiousness", ("personality_big5", "conscientiousness", "description")),
+        ("Social style", ("personality_big5", "extraversion", "description")),
+    )),
+)  # fmt: skip
+"""The reference's profile lines (it leaves out family, common errors, agreeableness,
+neuroticism and the Big Five scores)."""
+NOT_SPECIFIED = "Not specified"
 
 
-def _lookup(data: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+def _lookup(data: Mapping[str, Any], path: Path) -> Any:
     value: Any = data
     for key in path:
-        if not isinstance(value, Mapping):
-            return None
-        value = value.get(key)
+        value = value.get(key) if isinstance(value, Mapping) else None
     return value
 
 
@@ -85,28 +75,21 @@ def _absent(value: Any) -> bool:
     return value is None or value in ("", [])
 
 
-def _field_lines(
-    data: Mapping[str, Any], fields: tuple[tuple[str, tuple[str, ...]], ...]
-) -> list[str]:
-    return [
-        f"- {label}: {_text(value)}"
-        for label, path in fields
-        if not _absent(value := _lookup(data, path))
-    ]
-
-
 def persona_profile(persona: Mapping[str, Any]) -> str:
     """The persona as short labelled lines; absent fields are left out (protocol budgeted)."""
-    lines = _field_lines(persona, _PERSONA_FIELDS)
+    lines = [
+        f"- {label}: {_text(value)}"
+        for label, path in _PERSONA_FIELDS
+        if not _absent(value := _lookup(persona, path))
+    ]
     big5 = persona.get("personality_big5")
-    if isinstance(big5, Mapping):
-        traits = [
-            f"{trait} {entry.get('score')}/5"
-            for trait, entry in big5.items()
-            if isinstance(entry, Mapping)
-        ]
-        if traits:
-            lines.append(f"- Personality (Big Five): {', '.join(traits)}")
+    traits = [
+        f"{trait} {entry.get('score')}/5"
+        for trait, entry in (big5.items() if isinstance(big5, Mapping) else ())
+        if isinstance(entry, Mapping)
+    ]
+    if traits:
+        lines.append(f"- Personality (Big Five): {', '.join(traits)}")
     return "\n".join(lines)
 
 
@@ -123,51 +106,14 @@ def preference_profile(preferences: Mapping[str, Mapping[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-def _personality_lines(persona: Mapping[str, Any]) -> list[str]:
-    big5 = persona.get("personality_big5")
-    if not isinstance(big5, Mapping):
-        return []
-    lines = []
-    for label, trait in _PAPER_PERSONALITY:
-        entry = big5.get(trait)
-        description = entry.get("description") if isinstance(entry, Mapping) else None
-        if not _absent(description):
-            lines.append(f"- {label}: {description}")
-    return lines
-
-
-def full_preference_profile(preferences: Mapping[str, Mapping[str, Any]]) -> str:
-    """Every preference with every field the release gives it, description first."""
-    blocks = []
-    for name, entry in preferences.items():
-        lines = [f"- {name}"]
-        known = {key for _, key in _PREFERENCE_FIELDS}
-        for label, key in _PREFERENCE_FIELDS:
-            if not _absent(entry.get(key)):
-                lines.append(f"  {label}: {_text(entry[key])}")
-        for key, value in entry.items():
-            if key not in known and key not in _PREFERENCE_SKIPPED and not _absent(value):
-                lines.append(f"  {key}: {_text(value)}")
-        blocks.append("\n".join(lines))
-    return "\n".join(blocks)
-
-
 def paper_profile(persona: Mapping[str, Any], preferences: Mapping[str, Mapping[str, Any]]) -> str:
-    """The whole profile the reference shows its oracle and its simulated user (protocol paper).
-
-    Sections with nothing in them are left out; the preferences always come last.
-    """
-    sections = [
-        ("About the person", _field_lines(persona, _PAPER_IDENTITY)),
-        ("How they learn", _field_lines(persona, _PAPER_LEARNING)),
-        ("Personality", _personality_lines(persona)),
-    ]
-    parts = [f"{title}:\n" + "\n".join(lines) for title, lines in sections if lines]
+    """The whole profile the reference shows its oracle and its simulated user (protocol paper)."""
+    parts = []
+    for title, lines in _PAPER_SECTIONS:
+        values = [(label, _lookup(persona, path)) for label, path in lines]
+        shown = [f"- {label}: {NOT_SPECIFIED if _absent(v) else _text(v)}" for label, v in values]
+        parts.append(f"{title}:\n" + "\n".join(shown))
     backstory = persona.get("backstory")
-    if not _absent(backstory):
-        parts.append(f"Backstory: {backstory}")
-    parts.append(
-        "Their preferences for this task, one entry per dimension:\n"
-        + full_preference_profile(preferences)
-    )
+    parts.append(f"Backstory: {NOT_SPECIFIED if _absent(backstory) else backstory}")
+    parts.append(f"Preferences: {dict(preferences)}")
     return "\n\n".join(parts)

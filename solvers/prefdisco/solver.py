@@ -1,84 +1,65 @@
 """The PrefDisco solver: one final response per sample, in its sample's condition.
 
-- baseline: the task alone, one answer (no system message).
-- oracle: the profile as a system message, then the task.
-- discovery: the model may ask the simulated user (role `user`) before answering; every
-  message opens with a protocol marker (`protocol.py`).
-
-Discovery under `protocol="paper"` (the default, the reference evaluator's loop):
-
-- At most `max_turns` model turns. A question is answered by the simulated user; an answer
-  ends the loop, and so does a stopping user's stop signal. The budget is never stated.
-- With `fixed_questions=k` the loop runs exactly k turns, each a question turn ("turn t of k"
-  in the system message). An answer given in a question turn is not accepted: the turn is
-  spent, the model is told to ask, and the loop goes on.
-- After the loop the final answer is always requested, with the evaluation framing (added to
-  the user's last message when there is one, as the reference does); that reply is judged.
-  After fixed-k turns the system message is the free discovery one again, as in the reference.
-
-Discovery under `protocol="budgeted"` (heedbench's earlier loop): at most `max_turns`
-questions, stated in the system message; an answer the model gives by itself is judged; the
-final answer is requested only when the budget is spent. With `fixed_questions=k` an early
-answer is pushed back into asking once, then accepted.
-
-Protocol slips, both protocols: a message with no marker gets one reminder. If the next has
-none either, `budgeted` reads it as the final answer; `paper` reads it as a question when it
-ends with a question mark and as an answer otherwise (the reference passes unformatted text
-to its user unless it reads as an answer). A question in reply to the final request gets one
-"no more questions", then the reply is judged as it is. One model message is one question
-turn, however many questions it holds (their count is recorded as `question_marks`).
+baseline: the task alone; oracle: the profile as a system message, then the task; discovery:
+the model may ask the simulated user (role `user`), then its final answer is requested.
+`DiscoveryLoop` plays the paper protocol's loop (`run_paper`: at most `max_turns` turns, or
+exactly k, then the final request), the budgeted one (`run_budgeted`: up to `max_turns`
+questions, an answer given by itself judged) and the stock questionnaire (`run_stock`); the
+marker style (`markers`, `protocol.py`) decides reminders, push-backs and the `###STOP###`
+turns, as evals/prefdisco/README.md describes. With `share_baseline` the evaluated model's
+replies are cached by their messages for the run (`SharedReplies`).
 """
 
+import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, Model
+import anyio
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageUser,
+    Model,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel
 from pydantic import Field
 
-from heedbench.calls import UNSCORED_REASON, FailedCall, generate_reply
+from heedbench.calls import UNSCORED_REASON, FailedCall, generate_checked
 from heedbench.evals.prefdisco.dataset import PrefDiscoRecord, Variant, record_index, record_key
 from heedbench.roles import role_models
 from heedbench.solvers.prefdisco.profile import paper_profile, persona_profile, preference_profile
 from heedbench.solvers.prefdisco.prompts import (
+    BEGIN_FINAL,
     FINAL_REQUEST,
     KEEP_ASKING,
     NO_MORE_QUESTIONS,
     ORACLE_SYSTEM,
-    PAPER_DISCOVERY_SYSTEM,
     PAPER_FINAL_REQUEST,
     PAPER_FIXED_REMINDER,
     PAPER_NOT_YET,
     PAPER_ORACLE_SYSTEM,
     REMINDER,
+    STOCK_QUESTIONS,
+    STOP_SIGNAL,
     discovery_system,
-    paper_fixed_system,
 )
-from heedbench.solvers.prefdisco.protocol import Turn, parse_turn, question_marks
-from heedbench.solvers.prefdisco.settings import (
-    DEFAULTS,
-    Protocol,
-    Switches,
-    grader_config,
-    user_config,
+from heedbench.solvers.prefdisco.protocol import (
+    Turn,
+    as_question,
+    parse_turn,
+    question_marks,
+    read_action,
 )
-from heedbench.solvers.prefdisco.user import (
-    Exchange,
-    SilentUserError,
-    may_stop,
-    user_prompt,
-    user_reply,
-)
+from heedbench.solvers.prefdisco.settings import DEFAULTS, Protocol, Switches, role_config
+from heedbench.solvers.prefdisco.user import Exchange, SilentUserError, may_stop, user_prompt
+from heedbench.solvers.prefdisco.user import user_reply as ask_user
 
-__all__ = [
-    "PrefDiscoRun",
-    "check_roles",
-    "failure_reason",
-    "grader_config",
-    "oracle_system",
-    "prefdisco_solver",
-]
+Questions = Literal["model", "stock"]
+
+__all__ = ["PrefDiscoRun", "check_roles", "failure_reason", "oracle_system", "prefdisco_solver"]
 
 
 class PrefDiscoRun(StoreModel):
@@ -86,9 +67,14 @@ class PrefDiscoRun(StoreModel):
 
     condition: str = ""
     protocol: str = ""
-    switches: dict[str, str] = Field(default_factory=dict)
-    """The run's `grader_prompt`, `user_format` and `sampling` (see `settings.py`)."""
+    switches: dict[str, Any] = Field(default_factory=dict)
+    """The run's switches (`settings.py`)."""
+    questions_from: str = "model"
+    """Who asked the discovery questions: the model, or the stock questionnaire."""
     final_response: str = ""
+    """What is judged: the final message (`markers=action`) or its text after the marker."""
+    final_answer: str = ""
+    """The final message's text after its marker, which the answer reader reads."""
     exchanges: list[dict[str, str]] = Field(default_factory=list)
     questions: int = 0
     """Question turns the simulated user replied to (one per model message)."""
@@ -97,13 +83,14 @@ class PrefDiscoRun(StoreModel):
     turns: int = 0
     """Model turns in the discovery loop: questions plus answers given inside it."""
     early_answers: int = 0
-    """Answers given inside the discovery loop: under `paper`, one that ended free discovery
-    or any given in a fixed-k question turn (not accepted); under `budgeted`, pushed back."""
+    """Answers given inside the discovery loop (ending free discovery, or in a fixed-k turn)."""
     user_stopped: bool = False
     """The simulated user ended the questions with its stop signal."""
     reminders: int = 0
     pushbacks: int = 0
     final_requested: bool = False
+    shared_replies: int = 0
+    """Replies of the evaluated model taken from the run's cache (`share_baseline`)."""
     user_regenerations: int = 0
     plain_user_replies: int = 0
     """Replies of a JSON user that came as plain text (taken as the response)."""
@@ -138,11 +125,8 @@ def check_roles(
     switches: Switches | None = None,
 ) -> dict[str, Model]:
     """Resolve the role models a run needs, failing with the flag to pass if one is unbound."""
-    sampling = (switches or DEFAULTS[protocol]).sampling
-    configs = {
-        "user": user_config(protocol, sampling),
-        "grader": grader_config(protocol, sampling),
-    }
+    chosen = switches or DEFAULTS[protocol]
+    configs = {role: role_config(role, protocol, chosen) for role in ("user", "grader")}
     return role_models(roles, allow_evaluated_model=allow_self_roles, configs=configs)
 
 
@@ -153,6 +137,68 @@ def oracle_system(protocol: Protocol, record: PrefDiscoRecord) -> str:
     return ORACLE_SYSTEM.format(
         persona=persona_profile(record.persona), preferences=preference_profile(record.preferences)
     )
+
+
+class SharedReplies:
+    """The evaluated model's replies of one run, cached by the messages they answer.
+
+    The reference's client caches every reply by its messages, so all personas of a problem
+    share one baseline answer and one first discovery message (and any later message whose
+    conversation is the same). Concurrent samples wait for the first call; each epoch has its
+    own replies, and a failed call is not cached.
+    """
+
+    def __init__(self) -> None:
+        self._replies: dict[str, ModelOutput] = {}
+        self._locks: dict[str, anyio.Lock] = {}
+
+    async def reply(self, model: Model, state: TaskState) -> tuple[ModelOutput, bool]:
+        """`model`'s reply to the state's messages, and whether it came from the cache."""
+        key = json.dumps([state.epoch, *((m.role, m.text) for m in state.messages)])
+        async with self._locks.setdefault(key, anyio.Lock()):
+            if key in self._replies:
+                return self._replies[key], True
+            output = await generate_checked(model, state.messages, role="target")
+            self._replies[key] = output
+            return output, False
+
+
+class Conversation:
+    """One sample's conversation with the evaluated model: its calls and messages."""
+
+    def __init__(
+        self, state: TaskState, run: PrefDiscoRun, model: Model, shared: SharedReplies | None
+    ) -> None:
+        self.state, self.run_info, self.model, self.shared = state, run, model, shared
+
+    async def reply(self) -> ModelOutput:
+        """The evaluated model's next message, appended (from the run's cache when shared)."""
+        if self.shared is None:
+            output = await generate_checked(self.model, self.state.messages, role="target")
+            message = output.message
+        else:
+            output, hit = await self.shared.reply(self.model, self.state)
+            self.run_info.shared_replies += hit
+            message = output.message.model_validate(output.message.model_dump(exclude={"id"}))
+        self.state.output = output
+        self.state.messages.append(message)
+        self.run_info.stop_reasons.append(output.stop_reason)
+        return output
+
+    def say(self, text: str, *, join: bool = False) -> None:
+        """A user message; with `join`, added to the user's last message when there is one."""
+        last = self.state.messages[-1] if self.state.messages else None
+        if join and isinstance(last, ChatMessageUser):
+            self.state.messages[-1] = ChatMessageUser(content=f"{last.text}\n\n{text}")
+        else:
+            self.state.messages.append(ChatMessageUser(content=text))
+
+    def set_system(self, text: str) -> None:
+        message = ChatMessageSystem(content=text)
+        if self.state.messages and isinstance(self.state.messages[0], ChatMessageSystem):
+            self.state.messages[0] = message
+        else:
+            self.state.messages.insert(0, message)
 
 
 @solver
@@ -169,6 +215,7 @@ def prefdisco_solver(
     fixed_questions: int | None = None,
     allow_self_roles: bool = False,
     switches: Switches | None = None,
+    questions: Questions = "model",
 ) -> Solver:
     """Produce the final response of a sample in its condition (`metadata["condition"]`).
 
@@ -183,10 +230,11 @@ def prefdisco_solver(
         user_type: "passive", "passive_stop" (paper only) or "collaborative".
         fixed_questions: ask exactly this many times instead of up to `max_turns`.
         allow_self_roles: let the evaluated model play unbound roles itself.
-        switches: `grader_prompt`, `user_format`, `sampling` (`settings.py`); unset, the
-            protocol's own.
+        switches: the run's switches (`settings.py`); unset, the protocol's own.
+        questions: "model" (the model asks) or "stock" (the generic questionnaire asks).
     """
     chosen = switches or DEFAULTS[protocol]
+    shared = SharedReplies() if chosen.share_baseline else None
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         models = check_roles(roles, allow_self_roles, protocol, chosen)
@@ -194,31 +242,30 @@ def prefdisco_solver(
         records = record_index(sources, variant, data, revision)
         record = records[record_key(metadata["source"], metadata["problem_id"])]
         run = state.store_as(PrefDiscoRun)
-        run.condition = metadata["condition"]
-        run.protocol = protocol
-        run.switches = chosen.record()
+        run.condition, run.protocol, run.switches = metadata["condition"], protocol, chosen.record()
+        run.questions_from = questions
+        talk = Conversation(state, run, get_model(), shared)
         if run.condition == "oracle":
-            state.messages.insert(0, ChatMessageSystem(content=oracle_system(protocol, record)))
+            talk.set_system(oracle_system(protocol, record))
         try:
             if run.condition != "discovery":
-                output = await generate_reply(state)
-                run.stop_reasons.append(output.stop_reason)
-                run.final_response = output.completion
+                run.final_response = run.final_answer = (await talk.reply()).completion
             else:
                 loop = DiscoveryLoop(
-                    state=state,
-                    run=run,
+                    talk=talk,
                     record=record,
                     user=models["user"],
                     protocol=protocol,
                     user_type=user_type,
                     switches=chosen,
                 )
-                if protocol == "paper":
-                    await loop.run_paper(max_turns, fixed_questions)
+                budget = fixed_questions or max_turns
+                if questions == "stock":
+                    await loop.run_stock(budget)
+                elif protocol == "paper":
+                    await loop.run_paper(budget, fixed=fixed_questions is not None)
                 else:
-                    await loop.run_budgeted(max_turns, fixed_questions)
-                state = loop.state
+                    await loop.run_budgeted(budget, fixed=fixed_questions is not None)
         except (FailedCall, SilentUserError) as failure:
             run.failed = str(failure)
             run.failed_reason = failure_reason(failure)
@@ -234,44 +281,22 @@ class DiscoveryLoop:
     def __init__(
         self,
         *,
-        state: TaskState,
-        run: PrefDiscoRun,
+        talk: Conversation,
         record: PrefDiscoRecord,
         user: Model,
         protocol: Protocol,
         user_type: str,
         switches: Switches,
     ) -> None:
-        self.state, self.run_info = state, run
-        self.record, self.user = record, user
-        self.protocol, self.user_type = protocol, user_type
-        self.user_format = switches.user_format
-        self.exchanges: list[Exchange] = []
+        self.talk, self.run_info, self.record, self.user = talk, talk.run_info, record, user
+        self.protocol, self.user_type, self.switches = protocol, user_type, switches
+        self.action = protocol == "paper" and switches.markers == "action"
+        self.history: list[Exchange] = []
+        """What the simulated user has seen: the model's messages and its own replies."""
 
-    # --- shared steps -----------------------------------------------------------------------
-
-    async def _model_turn(self) -> Turn:
-        output = await generate_reply(self.state)
-        self.run_info.stop_reasons.append(output.stop_reason)
-        return parse_turn(output.completion)
-
-    def _say(self, text: str) -> None:
-        self.state.messages.append(ChatMessageUser(content=text))
-
-    def _say_after_user(self, text: str) -> None:
-        """Add `text` to the user's last message if the conversation ends with one, else say it."""
-        last = self.state.messages[-1]
-        if isinstance(last, ChatMessageUser):
-            self.state.messages[-1] = ChatMessageUser(content=f"{last.text}\n\n{text}")
-        else:
-            self._say(text)
-
-    def _set_system(self, text: str) -> None:
-        message = ChatMessageSystem(content=text)
-        if self.state.messages and isinstance(self.state.messages[0], ChatMessageSystem):
-            self.state.messages[0] = message
-        else:
-            self.state.messages.insert(0, message)
+    async def _turn(self) -> Turn:
+        text = (await self.talk.reply()).completion
+        return read_action(text) if self.action else parse_turn(text)
 
     async def _answer(self, question: str) -> bool:
         """The simulated user's reply to `question`; True when it ended the questions."""
@@ -281,63 +306,67 @@ class DiscoveryLoop:
             preferences=self.record.preferences,
             user_type=self.user_type,
             task=self.record.problem.task_text(),
-            exchanges=self.exchanges,
+            exchanges=self.history,
             question=question,
-            user_format=self.user_format,
+            user_format=self.switches.user_format,
         )
-        reply = await user_reply(
+        reply = await ask_user(
             self.user,
             prompt,
             stop_allowed=may_stop(self.protocol, self.user_type),
-            user_format=self.user_format,
+            user_format=self.switches.user_format,
+            keep_signal=self.action,
         )
         self.run_info.user_regenerations += reply.generations - 1
         self.run_info.plain_user_replies += reply.plain
         self.run_info.question_marks.append(question_marks(question))
-        self.exchanges.append(Exchange(question, reply.text, reply.thought))
+        self.run_info.questions += 1
+        self.history.append(Exchange(question, reply.text, reply.thought))
+        self.run_info.exchanges.append(
+            {"question": question, "answer": reply.text}
+            | ({} if reply.thought is None else {"user_thought": reply.thought})
+        )
         if reply.text:
-            self._say(reply.text)
+            self.talk.say(reply.text)
         if reply.stopped:
             self.run_info.user_stopped = True
             self.run_info.notes.append(
-                f"the user gave the stop signal after question {len(self.exchanges)}"
+                f"the user gave the stop signal after question {self.run_info.questions}"
             )
         return reply.stopped
 
-    async def _request_final(self, request: str, *, join: bool) -> str:
+    async def _request_final(self, request: str, *, join: bool) -> None:
+        """Ask for the final answer; it is what is judged (see the module docstring)."""
         self.run_info.final_requested = True
-        if join:
-            self._say_after_user(request)
-        else:
-            self._say(request)
-        turn = await self._model_turn()
-        if turn.kind == "question":
+        self.talk.say(request, join=join)
+        turn = await self._turn()
+        if turn.kind == "question" and not self.action:
             self.run_info.pushbacks += 1
-            self._say(NO_MORE_QUESTIONS)
-            turn = await self._model_turn()
+            self.talk.say(NO_MORE_QUESTIONS)
+            turn = await self._turn()
             if turn.kind == "question":
                 self.run_info.notes.append("still asking after the final request: judged as is")
-        return turn.body
+        self._finish(turn)
 
-    def _finish(self, final: str) -> None:
-        self.run_info.final_response = final or self.state.output.completion
-        self.run_info.questions = len(self.exchanges)
-        self.run_info.exchanges = [
-            {"question": e.question, "answer": e.answer}
-            | ({} if e.thought is None else {"user_thought": e.thought})
-            for e in self.exchanges
-        ]
+    def _finish(self, final: Turn) -> None:
+        self.run_info.final_response = final.body or self.talk.state.output.completion
+        self.run_info.final_answer = final.answer or self.run_info.final_response
+
+    def _final_request(self) -> str:
+        if self.protocol == "budgeted":
+            return FINAL_REQUEST
+        return PAPER_FINAL_REQUEST if self.action else f"{PAPER_FINAL_REQUEST} {BEGIN_FINAL}"
 
     # --- protocol `paper` -------------------------------------------------------------------
 
     async def _paper_turn(self, fixed: bool) -> Turn:
-        """The model's next message; an unmarked one is reminded once, then read by its end."""
-        turn = await self._model_turn()
+        """The model's next message; `labels`: an unmarked one is reminded once, then read."""
+        turn = await self._turn()
         if turn.kind != "unmarked":
             return turn
         self.run_info.reminders += 1
-        self._say(PAPER_FIXED_REMINDER if fixed else REMINDER)
-        turn = await self._model_turn()
+        self.talk.say(PAPER_FIXED_REMINDER if fixed else REMINDER)
+        turn = await self._turn()
         if turn.kind != "unmarked":
             return turn
         if turn.body.rstrip().endswith("?"):
@@ -346,76 +375,84 @@ class DiscoveryLoop:
         self.run_info.notes.append("no marker after a reminder: read as an answer")
         return Turn("final", turn.body)
 
-    async def run_paper(self, max_turns: int, fixed_questions: int | None) -> None:
-        """The reference's loop: at most `max_turns` turns (exactly k if fixed), then the answer.
-
-        The final answer is always requested, whatever happened in the loop.
-        """
-        fixed = fixed_questions is not None
-        budget = fixed_questions if fixed_questions is not None else max_turns
-        self._set_system(PAPER_DISCOVERY_SYSTEM)
+    async def run_paper(self, budget: int, fixed: bool) -> None:
+        """The reference's loop: at most `budget` turns (exactly, if fixed), then the answer."""
+        markers = self.switches.markers
+        self.talk.set_system(discovery_system("paper", markers, budget, fixed=False))
         turns = 0
         while turns < budget:
             if fixed:
-                self._set_system(paper_fixed_system(turns + 1, budget))
+                self.talk.set_system(discovery_system("paper", markers, budget, True, turns))
             turn = await self._paper_turn(fixed)
             turns += 1
             if turn.kind == "question":
-                if await self._answer(turn.body):
+                if await self._answer(turn.body) and not fixed:
                     break
                 continue
             self.run_info.early_answers += 1
+            if self.action:
+                self.history.append(Exchange(turn.body, ""))  # the user saw it, then stopped
+                self.talk.say(STOP_SIGNAL)
             if not fixed:
                 self.run_info.notes.append(f"answered in turn {turns}: discovery ends there")
                 break
             self.run_info.notes.append(
-                f"answered in question turn {turns} of {budget}: not accepted, the turn is spent"
+                f"answered in question turn {turns} of {budget}: not taken, the turn is spent"
             )
-            if turns < budget:
-                self._say(PAPER_NOT_YET)
+            if turns < budget and not self.action:
+                self.talk.say(PAPER_NOT_YET)
         self.run_info.turns = turns
-        if fixed:
-            self._set_system(PAPER_DISCOVERY_SYSTEM)
-        self._finish(await self._request_final(PAPER_FINAL_REQUEST, join=True))
+        self.talk.set_system(discovery_system("paper", markers, budget, fixed=False))
+        await self._request_final(self._final_request(), join=True)
+
+    # --- `questions=stock` ------------------------------------------------------------------
+
+    async def run_stock(self, budget: int) -> None:
+        """The first `budget` stock questions, answered by the user, then the final answer."""
+        markers = self.switches.markers if self.protocol == "paper" else "labels"
+        self.talk.set_system(discovery_system(self.protocol, markers, budget, fixed=False))
+        for question in STOCK_QUESTIONS[:budget]:
+            message = as_question(question, markers)
+            self.talk.state.messages.append(ChatMessageAssistant(content=message))
+            self.run_info.turns += 1
+            if await self._answer(message if self.action else question):
+                break
+        await self._request_final(self._final_request(), join=self.protocol == "paper")
 
     # --- protocol `budgeted` ----------------------------------------------------------------
 
     async def _marked_turn(self) -> Turn:
         """The model's next message; an unmarked one is reminded once, then read as an answer."""
-        turn = await self._model_turn()
+        turn = await self._turn()
         if turn.kind != "unmarked":
             return turn
         self.run_info.reminders += 1
-        self._say(REMINDER)
-        turn = await self._model_turn()
+        self.talk.say(REMINDER)
+        turn = await self._turn()
         if turn.kind == "unmarked":
             self.run_info.notes.append("no marker after a reminder: read as the final answer")
             return Turn("final", turn.body)
         return turn
 
-    async def run_budgeted(self, max_turns: int, fixed_questions: int | None) -> None:
-        """Ask up to `max_turns` questions (exactly k, if fixed), then settle the final answer."""
-        self._set_system(discovery_system(max_turns, fixed_questions))
-        fixed = fixed_questions is not None
-        budget = fixed_questions if fixed_questions is not None else max_turns
-        final: str | None = None
-        while len(self.exchanges) < budget:
+    async def run_budgeted(self, budget: int, fixed: bool) -> None:
+        """Ask up to `budget` questions (exactly k, if fixed), then settle the final answer."""
+        self.talk.set_system(discovery_system("budgeted", "labels", budget, fixed))
+        while self.run_info.questions < budget:
             turn = await self._marked_turn()
             if turn.kind == "final" and fixed:
                 self.run_info.pushbacks += 1
                 self.run_info.early_answers += 1
-                self._say(KEEP_ASKING.format(remaining=budget - len(self.exchanges)))
+                self.talk.say(KEEP_ASKING.format(remaining=budget - self.run_info.questions))
                 turn = await self._marked_turn()
                 if turn.kind == "final":
                     self.run_info.notes.append(
-                        f"answered after {len(self.exchanges)} of {budget} questions "
+                        f"answered after {self.run_info.questions} of {budget} questions "
                         "despite a push-back"
                     )
             if turn.kind == "final":
-                final = turn.body
-                break
+                self.run_info.turns = self.run_info.questions + 1
+                self._finish(turn)
+                return
             await self._answer(turn.body)
-        self.run_info.turns = len(self.exchanges) + (final is not None)
-        if final is None:
-            final = await self._request_final(FINAL_REQUEST, join=False)
-        self._finish(final)
+        self.run_info.turns = self.run_info.questions
+        await self._request_final(FINAL_REQUEST, join=False)

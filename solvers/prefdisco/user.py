@@ -10,7 +10,8 @@ JSON, is unreadable: it is regenerated, never passed on with the thought in it. 
 cleaned like every simulated user's (labels, stage directions, wrapping quotes) and
 regenerated once when nothing is left. A stopping user type (`passive_stop`,
 `collaborative`) may answer with the stop signal instead: the reply then ends the questions,
-and whatever it says besides the signal is still passed on to the model.
+and what it says is still passed on to the model (under `markers=action` with the signal in
+it, as the reference does).
 """
 
 import re
@@ -179,6 +180,7 @@ async def user_reply(
     *,
     stop_allowed: bool = False,
     user_format: UserFormat = "text",
+    keep_signal: bool = False,
 ) -> UserReply:
     """Ask the user model; regenerate once if the cleaned reply is empty or unreadable.
 
@@ -189,6 +191,8 @@ async def user_reply(
             as the user ending the questions.
         user_format: "json" reads `{thought, response}` (`read_json_reply`), "text" the
             reply as it is.
+        keep_signal: pass the stop signal on in the text, as the reference does
+            (`markers=action`); otherwise it is taken out.
 
     Raises:
         SilentUserError: still nothing after the regeneration (never papered over with a
@@ -205,7 +209,9 @@ async def user_reply(
             continue
         found = dict(generations=generation, thought=reading.thought, plain=reading.plain)
         if stop_allowed and _STOP.search(reading.response):
-            text = clean_user_text(_STOP.sub(" ", reading.response))
+            text = clean_user_text(
+                reading.response if keep_signal else _STOP.sub(" ", reading.response)
+            )
             return UserReply(text, stopped=True, **found)  # type: ignore[arg-type]
         text = clean_user_text(reading.response)
         if text:

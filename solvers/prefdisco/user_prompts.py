@@ -68,9 +68,9 @@ _PASSIVE_RULES = (
     "that answers the question.",
     "Never volunteer anything the assistant did not explicitly ask for. To learn more, it has "
     "to ask more questions.",
-    'Mention a preference only when the assistant asks about it directly (for example "Should '
-    'I keep this short or go into detail?"), and then answer in as few words as you can (for '
-    'example "Short.").',
+    'Mention a preference only when the assistant asks about it directly (for example "Do you '
+    'want a simple explanation or a detailed one?"), and keep that answer minimal (for example '
+    '"I\'d like a simple one.").',
 )
 _COLLABORATIVE_CHARACTER = """This person is collaborative and proactive: they want to help \
 the assistant give them the best possible answer."""

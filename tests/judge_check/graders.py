@@ -63,7 +63,7 @@ def _fit(case: dict[str, Any], prompt: str) -> int:
     if case["part"] == "rubric":
         return sum(c["justification"] in prompt for c in case["criteria"])
     if case["part"] == "correctness":
-        return int(f"Correct answer: {case['gold']}" in prompt)
+        return int(f"orrect answer: {case['gold']}\n" in prompt)
     return 0
 
 
@@ -98,6 +98,8 @@ def grader(given: Verdict, folder: str | None = None) -> Callable[[str], str]:
             return json.dumps({"reason": "scripted", "harm": verdict(case, "harm", case["harm"])})
         if part == "correctness":
             answer = verdict(case, "correct", bool(case["correct"]))
+            if "<0 or 1>" in prompt and isinstance(answer, bool):  # the paper prompt's shape
+                answer = int(answer)
             return json.dumps({"justification": "scripted", "correct": answer})
         if part == "checklist":
             item = re.search(r"^Checklist item: (.*)$", prompt, re.MULTILINE)

@@ -34,9 +34,9 @@ from typing import Any
 
 import pytest
 
+from heedbench.evals.judge_check.gold import ATTACKS
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from tools.prefdisco_gold_stats import (
-    ATTACKS,
     CORRECTNESS,
     RUBRIC,
     correctness_cue_units,

@@ -194,7 +194,7 @@ def test_the_correctness_part_is_judged_with_the_benchmarks_grader_call(
         for event in sample.events
         if event.event == "model"
     ]
-    assert prompts and all("Correct answer:" in prompt for prompt in prompts)
+    assert prompts and all("The correct answer:" in prompt for prompt in prompts)
     medqa = next(p for p in prompts if "first-line option" in p)
     assert medqa.count("A. Hydrochlorothiazide") == 1  # options once, after the question
     headline = prefdisco_judge_check(data=DATA, part="correctness").headline_metric

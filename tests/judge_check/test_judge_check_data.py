@@ -67,9 +67,9 @@ BREAKS: list[tuple[str, Callable[[list[Record]], None], str]] = [
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-05").update(options=None),
      r"record 5, field 'options': a multiple-choice source \(mmlu\) needs its options"),
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-01").update(correct="yes"),
-     r"record 1, field 'correct': must be true or false"),
+     r"record 1, field 'correct': Input should be a valid boolean"),
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-01").update(kind="lucky"),
-     r"record 1, field 'kind': must be one of plain"),
+     r"record 1, field 'kind': Input should be 'plain'"),
     ("prefdisco_correctness.jsonl", lambda r: by_id(r, "cc-12").update(problem="Solve 3x = 9."),
      r"record 12, field 'problem': differs from its twin 'cc-09'"),
 ]  # fmt: skip

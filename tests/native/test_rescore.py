@@ -156,10 +156,9 @@ def test_prefdisco_rescored_by_the_cli_with_or_without_naming_the_scorer(
     again = rescored(logs["prefdisco"], tmp_path, *named, "--model-role",
                      "grader=heedbench/random")  # fmt: skip
     for score in sample_scores(again, "prefdisco"):
-        # the answers are read without a grader; PrefAlign needs one
-        assert score.value["correct"] == 1
-        assert math.isnan(score.value["prefalign"])
-        assert score.metadata["unscored"]["prefalign"]
+        # the paper protocol grades every answer: a grader that judges nothing scores nothing
+        assert isinstance(score.value, float) and math.isnan(score.value)
+        assert set(score.metadata["unscored"]) == {"prefalign", "correct"}
 
 
 def test_prefdisco_rescored_through_the_python_api_in_a_fresh_process(

@@ -181,5 +181,5 @@ def test_the_command_refuses_a_record_the_loader_would_repair(tmp_path: Path, ca
     sample.store["build"]["record"]["persona"] = "a string"
     write_eval_log(broken, path)
     assert main(["build", "prefdisco", path, "-o", str(tmp_path / "out")]) == 1
-    assert "field 'persona': must be an object" in capsys.readouterr().err
+    assert "field 'persona': Input should be a valid dictionary" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()

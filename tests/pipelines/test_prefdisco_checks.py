@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 
 from heedbench.evals.pipelines.problems import (
-    HUB_SOURCES,
     ProblemSourceError,
     draw_problems,
     read_rows,
     unrunnable,
 )
 from heedbench.evals.prefdisco.dataset import parse_records
+from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.paths import shipped_data_dir
 from heedbench.scorers.judge.call import JudgementError
 from heedbench.solvers.pipelines.prefdisco_checks import (
@@ -182,7 +182,8 @@ def test_unrunnable_rows_are_named_and_never_drawn(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(row) + "\n" for row in ROWS))
     rows = read_rows("medqa", str(path))
     assert (
-        unrunnable("medqa", rows[2][1]) == "field 'answer_idx': gold 'C' is not one of the options"
+        unrunnable("medqa", rows[2][1])
+        == "field 'answer_idx': gold answer 'C' is not one of the options A, B"
     )
     drawn, skipped = draw_problems("medqa", rows, 10, seed=888)
     assert sorted(p.row["question"] for p in drawn) == ["Q0", "Q3", "Q4"]
@@ -219,4 +220,4 @@ def test_the_hub_path_reads_the_releases_dataset_split_and_revision(
                      {"question": "Q", "choices": ["a", "b"], "answer": 1, "image": None})]  # fmt: skip
     read_rows("scienceqa", "hub", revision="r", split="validation")
     assert calls[-1] == ("derek-thomas/ScienceQA", None, "validation", "r")
-    assert HUB_SOURCES["socialiqa"].split == "validation" and HUB_SOURCES["math"].seed == 111
+    assert SOURCES["socialiqa"].hub.split == "validation" and SOURCES["math"].hub.seed == 111

@@ -19,22 +19,43 @@ from heedbench.scorers.judge import read_blocks
 from heedbench.solvers.prefdisco import prompts
 from heedbench.testing import instruction_section, scripted_model
 
-DISCOVERY = "`QUESTION:`"
-"""Every discovery system message (either protocol) explains the question marker; no other
-condition's prompt mentions it."""
+DISCOVERY = ("`QUESTION:`", "###ACTION###: 'ask_question'")
+"""Every discovery system message (either protocol, either marker style) explains the question
+marker; no other condition's prompt mentions it."""
 ORACLE = (prompts.PAPER_ORACLE_SYSTEM[:60], prompts.ORACLE_SYSTEM[:30])
 GRADES = {"baseline": 2, "discovery": 3, "oracle": 4}
 
 
 def condition_of(prompt: str) -> str:
-    if DISCOVERY in prompt:
+    if any(marker in prompt for marker in DISCOVERY):
         return "discovery"
     return "oracle" if any(opening in prompt for opening in ORACLE) else "baseline"
 
 
+def action_style(prompt: str) -> bool:
+    """Whether the run's discovery messages are the reference's `###ACTION###` lines."""
+    return DISCOVERY[1] in prompt
+
+
 def asked(prompt: str) -> int:
     """Questions the model has asked so far (its own messages open with the marker)."""
+    if action_style(prompt):
+        return len(re.findall(r"^###ACTION###: ask_question", prompt, re.MULTILINE))
     return len(re.findall(r"^\**QUESTION", prompt, re.MULTILINE | re.IGNORECASE))
+
+
+def as_question(prompt: str, text: str) -> str:
+    """`text` as a question in the run's marker style."""
+    if action_style(prompt):
+        return f"###ACTION###: ask_question\n###RESPONSE###: {text}"
+    return f"QUESTION: {text}"
+
+
+def as_answer(prompt: str, text: str) -> str:
+    """`text` as the final answer in the run's marker style."""
+    if action_style(prompt):
+        return f"###ACTION###: final_answer\n###RESPONSE###: {text}"
+    return f"FINAL ANSWER: {text}"
 
 
 def final(prompt: str, answer: str = "The answer is \\boxed{7}.") -> str:
@@ -48,8 +69,10 @@ def asks(k: int, answer: str = "The answer is \\boxed{7}.") -> Callable[[str], s
         if condition_of(prompt) != "discovery":
             return final(prompt, answer)
         if asked(prompt) < k and "complete final answer" not in prompt:
-            return f"QUESTION: How much detail do you want? (question {asked(prompt) + 1})"
-        return "FINAL ANSWER: " + final(prompt, answer)
+            return as_question(
+                prompt, f"How much detail do you want? (question {asked(prompt) + 1})"
+            )
+        return as_answer(prompt, final(prompt, answer))
 
     return reply
 
@@ -72,8 +95,9 @@ def grader_reply(prompt: str, grades: dict[str, int] | None = None) -> str:
     asked = instruction_section(prompt)
     blocks = read_blocks(prompt)
     response = blocks[-1][1] if blocks else ""
-    if "reaches the correct final answer" in asked:
-        return '{"correct": true, "justification": "same"}'
+    if "correct answer" in asked:
+        verdict = 1 if "<0 or 1>" in prompt else "true"
+        return f'{{"correct": {verdict}, "justification": "same"}}'
     grades = grades or GRADES
     tag = re.search(r"\[(baseline|discovery|oracle)\]", response)
     score = grades[tag.group(1)] if tag else 1

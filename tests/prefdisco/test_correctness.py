@@ -1,4 +1,4 @@
-"""Correctness: letter extraction, math equivalence, grader verdicts, missing gold labels."""
+"""Correctness: the answer read by form, math equivalence, grader verdicts, missing gold."""
 
 import asyncio
 
@@ -6,61 +6,30 @@ import pytest
 
 from heedbench.evals.prefdisco.sources import Problem
 from heedbench.scorers.judge import read_blocks
-from heedbench.scorers.prefdisco.answers import read_answer
-from heedbench.scorers.prefdisco.correctness import (
-    Correctness,
-    CorrectnessMode,
-    check_correctness,
-    extract_choice,
-    extract_math,
-)
-from heedbench.scorers.prefdisco.equivalence import math_equal
-from heedbench.scorers.prefdisco.mathnorm import normalise
+from heedbench.scorers.prefdisco.answers import math_equal, read_answer
+from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
+from heedbench.solvers.prefdisco.settings import CorrectnessMode, GraderPrompt
 from heedbench.testing import scripted_model
 
 OPTIONS = {"A": "Pneumonia", "B": "Asthma", "C": "Heart failure", "D": "Anaemia"}
 
 
 @pytest.mark.parametrize(
-    ("response", "letter"),
+    ("response", "kind", "answer"),
     [
-        ("Answer: (C)", "C"),
-        ("After weighing it all, the answer is C.", "C"),
-        ("The correct answer is **C**", "C"),
-        ("Final answer: option C", "C"),
-        ("I'd go with \\boxed{C}", "C"),
-        ("\\boxed{\\text{(C)}}", "C"),
-        ("Let's look at each option.\n\n**C**\n", "C"),
-        ("The answer is (c).", "C"),
-        # two committed answers and no final-answer line: the grader decides
-        # the first answer is in the past; the one after "on reflection" counts
-        ("I first thought the answer is A, but on reflection the answer is D.", "D"),
-        ("My final answer: (B). Earlier I thought the answer is D", "B"),
-        ("The answer is heart failure, because the fluid ...", "C"),
-        ("The answer is a tricky one: it depends.", None),
-        ("It could be A or B; I am not sure.", None),
-        ("The answer is E.", None),  # not an offered option
+        ("so the sum is $\\boxed{7}$.", "math", "7"),
+        ("first \\boxed{3}, corrected: \\boxed{\\frac{5}{9}}", "math", None),  # two boxes
+        ("\\boxed{9}. Wait, that is one root... so the sum is 7", "math", None),  # text after
+        ("Try \\boxed{ 9 wait. Final: \\boxed{7}", "math", None),  # an unclosed box
+        ("The final answer is $x = 12$.", "math", None),  # prose: the grader reads it
+        ("  -3.5. ", "math", "-3.5"),
+        ("(C)", "multiple_choice", "C"),
+        ("The answer is C.", "multiple_choice", None),
+        ("\\boxed{C) Heart failure}", "multiple_choice", None),
     ],
 )
-def test_extract_choice(response: str, letter: str | None) -> None:
-    assert extract_choice(response, OPTIONS) == letter
-
-
-@pytest.mark.parametrize(
-    ("response", "answer"),
-    [
-        ("so the sum is $\\boxed{7}$.", "7"),
-        ("first \\boxed{3}, corrected: \\boxed{\\frac{5}{9}}", None),  # two boxed answers
-        ("The final answer is $x = 12$.", "x = 12"),
-        ("The answer is 13, just like the 13 pills on your tray.", "13"),
-        ("The answer is that we first find the roots 2 and 3, so 4 + 9 = 13", None),
-        ("the answer is thirteen", "13"),
-        ("**Final answer:** 1,024 ways", "1,024 ways"),
-        ("I think it is roughly seven.", None),
-    ],
-)
-def test_extract_math(response: str, answer: str | None) -> None:
-    assert extract_math(response) == answer
+def test_read_answer_goes_by_form(response: str, kind: str, answer: str | None) -> None:
+    assert read_answer(response, kind, OPTIONS).answer == answer  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -76,9 +45,7 @@ def test_extract_math(response: str, answer: str | None) -> None:
         ("45^\\circ", "45"),
         ("45°", "45"),
         ("12 cm", "12"),
-        ("\\text{12 square units}", "12"),
         ("10\\%", "10"),
-        ("\\$12.50", "12.5"),
         ("x = 5", "5"),
         ("2\\sqrt{3}", "\\sqrt{12}"),
         ("\\frac{\\sqrt{3}}{2}", "0.8660254037844386"),
@@ -109,15 +76,12 @@ def test_different_math_answers(response: str, gold: str) -> None:
     assert not math_equal(response, gold)
 
 
-def test_normalise_strips_decoration() -> None:
-    assert normalise("$\\boxed{\\dfrac{1}{4}\\text{ cm}^2}$") == "\\frac{1}{4}"
-
-
 def verdict(
     problem: Problem,
     response: str,
     reply: str = '{"justification": "", "correct": true}',
     mode: CorrectnessMode = "deterministic",
+    prompt: GraderPrompt = "anchored",
 ) -> tuple[Correctness, list[str]]:
     prompts: list[str] = []
 
@@ -126,7 +90,7 @@ def verdict(
         return reply
 
     grader = scripted_model(answer, "grader")
-    result = asyncio.run(check_correctness(problem, response, grader, mode))
+    result = asyncio.run(check_correctness(problem, response, grader, mode=mode, prompt=prompt))
     return result, prompts
 
 
@@ -135,18 +99,17 @@ MATH = Problem("What is 2 + 5?", {}, "7", "math")
 TEXT = Problem("Who painted the ceiling?", {}, "Michelangelo", "text")
 
 
-def test_choice_is_deterministic_when_a_letter_is_given() -> None:
-    right, prompts = verdict(CHOICE, "Answer: (C)")
-    wrong, _ = verdict(CHOICE, "Answer: (A)")
+def test_choice_is_deterministic_when_the_letter_stands_alone() -> None:
+    right, prompts = verdict(CHOICE, "(C)")
+    wrong, _ = verdict(CHOICE, "**A**")
     assert (right.value, wrong.value, right.method) == (1.0, 0.0, "choice_letter")
     assert prompts == []
 
 
-def test_choice_without_a_letter_goes_to_the_grader() -> None:
-    result, prompts = verdict(
-        CHOICE, "It depends on the history.", '{"justification": "", "correct": false}'
-    )
-    assert result.value == 0.0 and result.method.startswith("grader") and len(prompts) == 1
+def test_choice_in_prose_goes_to_the_grader() -> None:
+    result, prompts = verdict(CHOICE, "Answer: (C)", '{"justification": "", "correct": false}')
+    assert result.value == 0.0 and len(prompts) == 1
+    assert result.method == "grader (not an option letter alone)"
 
 
 def test_math_is_deterministic() -> None:
@@ -169,46 +132,28 @@ def test_malformed_grader_verdict_is_unscored_with_the_reason() -> None:
 
 def test_no_gold_label_is_unscored() -> None:
     problem = Problem("Where do you keep a fork?", {"A": "drawer", "B": "sky"}, None, "choice")
-    result, prompts = verdict(problem, "Answer: A")
+    result, prompts = verdict(problem, "A")
     assert result.value is None and "no gold" in (result.reason or "") and prompts == []
-
-
-@pytest.mark.parametrize(
-    "response",
-    [
-        "The answer is 13, just like the 13 pills on your tray.",
-        "the answer is thirteen",
-    ],
-)
-def test_chatty_right_math_answers_are_right_without_a_grader(response: str) -> None:
-    result, prompts = verdict(Problem("4 + 9?", {}, "13", "math"), response)
-    assert (result.value, result.method, prompts) == (1.0, "math_equivalence", [])
-
-
-def test_prose_after_the_answer_phrase_goes_to_the_grader_not_to_wrong() -> None:
-    response = "The answer is that we first find the roots 2 and 3, so 4 + 9 = 13"
-    result, prompts = verdict(Problem("4 + 9?", {}, "13", "math"), response)
-    assert result.value == 1.0 and len(prompts) == 1
-    assert result.method == "grader (unclear answer after 'The answer is')"
-    assert result.detail()["mode"] == "deterministic"
 
 
 def test_an_answer_not_comparable_with_the_gold_is_graded_and_kept() -> None:
     # not equal, but not plain numbers either: only the grader may call it wrong
-    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $x^2+y$.")
+    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "$\\boxed{x^2+y}$")
     assert result.value == 1.0 and len(prompts) == 1
-    assert result.method.startswith("grader (answer 'x^2+y' not comparable")
+    assert result.method == "grader ('x^2+y' not certain)"
     assert result.extracted == "x^2+y"
 
 
 def test_an_equal_expression_in_another_order_is_right_without_a_grader() -> None:
-    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "The answer is $1+x^2$.")
+    result, prompts = verdict(Problem("Expand.", {}, "x^2+1", "math"), "\\boxed{1+x^2}")
     assert (result.value, result.method, prompts) == (1.0, "math_equivalence", [])
 
 
-def test_explicit_final_answer_beats_an_earlier_mention() -> None:
-    result, prompts = verdict(CHOICE, "My final answer: (C). Earlier I thought the answer is D")
-    assert (result.value, result.extracted, prompts) == (1.0, "C", [])
+@pytest.mark.parametrize("response", ["I'll pick A. Reconsidering the palpitations, though, C fits.",
+                                      "\\boxed{A}\n\nReconsidering the palpitations, C fits."])  # fmt: skip
+def test_a_self_correction_is_left_to_the_grader(response: str) -> None:
+    result, prompts = verdict(CHOICE, response)
+    assert result.method.startswith("grader") and result.extracted is None and len(prompts) == 1
 
 
 def test_grader_mode_grades_every_answer() -> None:
@@ -220,14 +165,17 @@ def test_grader_mode_grades_every_answer() -> None:
     assert "Correct answer: 7" in prompts[0]
 
 
+def test_the_paper_prompt_asks_for_0_or_1_without_the_several_answers_rule() -> None:
+    result, prompts = verdict(
+        MATH, "\\boxed{7}", '{"justification": "same", "correct": 1}', "grader", "paper"
+    )
+    assert result.value == 1.0
+    assert "The correct answer: 7" in prompts[0] and "0 (incorrect) or 1 (correct)" in prompts[0]
+    assert "several different answers" not in prompts[0]
+    assert prompts[0].index("The correct answer") < prompts[0].index("the response to check")
+
+
 def test_grader_mode_still_leaves_a_missing_gold_unscored() -> None:
     problem = Problem("Where do you keep a fork?", {"A": "drawer", "B": "sky"}, None, "choice")
-    result, prompts = verdict(problem, "Answer: A", mode="grader")
+    result, prompts = verdict(problem, "A", mode="grader")
     assert result.value is None and prompts == [] and result.detail()["mode"] == "grader"
-
-
-def test_an_unclosed_box_does_not_shift_the_positions_of_later_boxes() -> None:
-    # The box "\boxed{ 9 ..." never closes, so it holds no answer; the closed box after the
-    # correction keeps its own position (it once took the unclosed one's, before "wait").
-    reading = read_answer(r"Try \boxed{ 9 wait. Final: \boxed{7}", "math")
-    assert reading.answer == "7"

@@ -3,10 +3,10 @@
 import math
 from typing import Any, cast
 
+import pytest
 from inspect_ai.scorer import Metric, SampleScore, Score
 
 from heedbench.scorers.prefdisco.metrics import (
-    condition_means,
     condition_stats,
     discovery_below_baseline,
     normalized_alignment_metric,
@@ -50,12 +50,6 @@ ROWS = [
 
 
 def test_condition_means() -> None:
-    plain = [
-        SampleScore(score=Score(value=value), sample_id=f"math/{problem}/{condition}",
-                    sample_metadata={"problem_id": problem, "condition": condition})
-        for problem, condition, value in ROWS
-    ]  # fmt: skip
-    assert condition_means(plain) == {"baseline": 2.5, "discovery": 2.5, "oracle": 4.5}
     stats = call(condition_stats(), scores(ROWS))
     assert {k: v for k, v in stats.items() if k.startswith("prefalign_") and "stderr" not in k} == {
         "prefalign_baseline": 2.5,
@@ -105,15 +99,14 @@ def test_empty_lists() -> None:
     assert call(normalized_alignment_metric(), []) == {}
     assert call(discovery_below_baseline(), []) == {}
     assert call(condition_stats(), []) == {}
-    assert condition_means([]) == {}
 
 
-def test_normalized_alignment_is_paired_per_source_then_averaged_over_sources() -> None:
+def test_normalized_alignment_is_paired_per_source_and_normalised_over_the_source_means() -> None:
     # math: p1 and p2 have all three conditions; p3 has no oracle answer (say it went unscored).
     #   paired: B = (2 + 3)/2 = 2.5, D = (3 + 2)/2 = 2.5, O = (4 + 5)/2 = 4.5 -> 100·0/2 = 0.
     #   (unpaired means would give B = 2, D = 10/3, O = 4.5 -> 53.3: p3 alone would move it.)
     # medqa: q1 B 2 D 4 O 4, q2 B 3 D 3 O 5 -> B 2.5, D 3.5, O 4.5 -> 100·1/2 = 50.
-    # the run: the mean over the two sources, (0 + 50)/2 = 25
+    # the run: from the sources' means, B 2.5, D 3.0, O 4.5 -> 100·0.5/2 = 25
     #   (pooling every record instead would give B 2.2, D 3.4, O 4.5 -> 52.2).
     math_rows = [*ROWS, ("p3", "baseline", 1.0), ("p3", "discovery", 5.0)]
     medqa_rows = [
@@ -126,9 +119,12 @@ def test_normalized_alignment_is_paired_per_source_then_averaged_over_sources() 
     assert overall(scores(math_rows)) == 0.0
 
 
-def test_a_source_without_a_scale_is_left_out_of_the_mean() -> None:
+def test_a_source_where_oracle_is_near_baseline_cannot_blow_up_the_run() -> None:
+    # math: B 2, D 3, O 4 -> 50; mmlu: B 3, D 3.5, O 3.01 -> 5000 on its own.
+    # The run: B 2.5, D 3.25, O 3.505 -> 100·0.75/1.005 = 74.6 (a mean of ratios: 2525).
+    near = [("f", "baseline", 3.0), ("f", "discovery", 3.5), ("f", "oracle", 3.01)]
+    both = scores(ROWS[:3], "math") + scores(near, "mmlu")
+    assert overall(both) == pytest.approx(100 * 0.75 / 1.005)
+    assert per_source(both) == pytest.approx({"math": 50.0, "mmlu": 5000.0})
     flat = [("f", "baseline", 3.0), ("f", "discovery", 4.0), ("f", "oracle", 3.0)]
-    both = scores(ROWS[:3], "math") + scores(flat, "mmlu")
-    assert overall(both) == 50.0
-    sources = per_source(both)
-    assert sources["math"] == 50.0 and math.isnan(sources["mmlu"])
+    assert math.isnan(per_source(scores(flat, "mmlu"))["mmlu"])

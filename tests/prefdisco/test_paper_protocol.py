@@ -1,9 +1,10 @@
 """The `paper` protocol (the default), offline with scripted models that behave like real ones.
 
-Each test names one way the reference evaluator's protocol differs from `budgeted` and checks
-that a run does it: what the oracle and the simulated user see, the discovery instructions,
-the final request that is always sent, fixed-k turns, the stopping users and the settings
-each role's calls arrive with.
+Each test names one way the reference evaluator's protocol works and checks that a run does
+it: what the oracle and the simulated user see, the discovery instructions, the reference's
+`###ACTION###` lines and `###STOP###` turns (`markers=action`, the default) and our labels
+with their reminders (`markers=labels`), the final request that is always sent, fixed-k turns,
+the stopping users, the shared replies, and the settings each role's calls arrive with.
 """
 
 import re
@@ -20,15 +21,18 @@ from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.scorers.judge import read_blocks
 from heedbench.solvers.prefdisco.profile import paper_profile
 from heedbench.solvers.prefdisco.prompts import (
+    BEGIN_FINAL,
     NO_MORE_QUESTIONS,
-    PAPER_DISCOVERY_SYSTEM,
     PAPER_FINAL_REQUEST,
     PAPER_NOT_YET,
     STOP_SIGNAL,
+    discovery_system,
 )
 from heedbench.solvers.prefdisco.user_prompts import CONVERSATION_RULES
 from tests.prefdisco.scripted import (
     Calls,
+    as_answer,
+    as_question,
     asks,
     condition_of,
     configured_model,
@@ -40,6 +44,7 @@ from tests.prefdisco.test_prefdisco_eval import run, samples, score_of
 RECORD = load_records("math")[0]
 FRAMING = "will be evaluated on how well it matches these preferences"
 PRIMARY = "matching them is your primary goal"
+LABELLED_REQUEST = f"{PAPER_FINAL_REQUEST} {BEGIN_FINAL}"
 
 
 def discovery(tmp_path: Path, model: Callable[[str], str], **params: Any) -> dict[str, Any]:
@@ -88,34 +93,54 @@ def test_discovery_prompt_says_to_start_by_asking_and_never_states_the_budget(
     tmp_path: Path, max_turns: int
 ) -> None:
     found = discovery(tmp_path, asks(1), max_turns=max_turns)
-    first = found["calls"].model[0]
-    assert first.startswith(PAPER_DISCOVERY_SYSTEM)
     system = found["messages"][0]
-    assert isinstance(system, ChatMessageSystem) and system.text == PAPER_DISCOVERY_SYSTEM
+    free = discovery_system("paper", "action", max_turns, fixed=False)
+    assert isinstance(system, ChatMessageSystem) and system.text == free
+    assert found["calls"].model[0].startswith(free)
     assert "Begin by asking one or two clarifying questions" in system.text
     assert "do not go on to a full answer until you know enough to personalise" in system.text
+    assert "###ACTION### 'ask_question' or 'final_answer'" not in system.text  # one line each
+    assert "###ACTION###: 'ask_question' or 'final_answer'\n###RESPONSE###:" in system.text
     assert not re.search(r"\d", system.text)  # no budget, no count of any kind
 
 
-def test_an_answer_at_once_still_gets_the_final_request_and_only_that_reply_is_judged(
-    tmp_path: Path,
-) -> None:
-    def hasty(prompt: str) -> str:
-        if condition_of(prompt) != "discovery":
-            return final(prompt)
-        if PAPER_FINAL_REQUEST in prompt:
-            return "FINAL ANSWER: [discovery] Reworked for you: \\boxed{7}."
-        return "FINAL ANSWER: [oracle] A first draft: \\boxed{7}."  # graded 4 if it were judged
+def hasty(prompt: str) -> str:
+    """Answers at once, then again when asked for the final answer."""
+    if condition_of(prompt) != "discovery":
+        return final(prompt)
+    if PAPER_FINAL_REQUEST in prompt:
+        return as_answer(prompt, "[discovery] Reworked for you: \\boxed{7}.")
+    return as_answer(prompt, "[oracle] A first draft: \\boxed{7}.")  # graded 4 if judged
 
+
+def test_an_answer_at_once_gets_the_stop_turn_then_the_final_request(tmp_path: Path) -> None:
     found = discovery(tmp_path, hasty)
     value, meta, calls = found["value"], found["meta"], found["calls"]
     assert meta["final_requested"] and meta["early_answers"] == 1 and meta["turns"] == 1
-    assert value["questions"] == 0 and calls.user == []
-    assert len(calls.model) == 2
+    assert value["questions"] == 0 and calls.user == [] and len(calls.model) == 2
     assert value["prefalign"] == pytest.approx(3.0)  # the reply to the request, not the draft
+    # the reference's user turn after an answer is its stop signal; the request is added to it
     request = found["messages"][-2]
-    assert isinstance(request, ChatMessageUser) and request.text == PAPER_FINAL_REQUEST
+    assert isinstance(request, ChatMessageUser)
+    assert request.text == f"{STOP_SIGNAL}\n\n{PAPER_FINAL_REQUEST}"
     assert FRAMING in PAPER_FINAL_REQUEST and PRIMARY in PAPER_FINAL_REQUEST
+    assert "FINAL ANSWER" not in PAPER_FINAL_REQUEST  # no format line added
+
+
+def test_the_whole_final_message_is_judged_as_the_reference_does(tmp_path: Path) -> None:
+    found = discovery(tmp_path, hasty)
+    whole = "###ACTION###: final_answer\n###RESPONSE###: [discovery] Reworked for you: \\boxed{7}."
+    responses = [read_blocks(p)[-1][1] for p in found["calls"].grader]
+    assert responses and set(responses) == {whole}
+    assert found["meta"]["correctness"]["mode"] == "grader"
+
+
+def test_labels_answer_at_once_gets_the_request_with_its_format_line(tmp_path: Path) -> None:
+    found = discovery(tmp_path, hasty, markers="labels")
+    request = found["messages"][-2]
+    assert isinstance(request, ChatMessageUser) and request.text == LABELLED_REQUEST
+    responses = {read_blocks(p)[-1][1] for p in found["calls"].grader}
+    assert responses == {"[discovery] Reworked for you: \\boxed{7}."}  # the text after it
 
 
 def test_when_the_turns_run_out_the_request_joins_the_users_last_answer(tmp_path: Path) -> None:
@@ -128,44 +153,55 @@ def test_when_the_turns_run_out_the_request_joins_the_users_last_answer(tmp_path
     assert joined.text == f"Keep it short.\n\n{PAPER_FINAL_REQUEST}"
 
 
-def eager_until_told(prompt: str) -> str:
+def eager(prompt: str) -> str:
     """Answers in every question turn (a model that wants to get on with the task)."""
     if condition_of(prompt) != "discovery":
         return final(prompt)
-    return "FINAL ANSWER: " + final(prompt)
+    return as_answer(prompt, final(prompt))
 
 
 @pytest.mark.parametrize("k", [2, 4])
-def test_fixed_k_runs_exactly_k_question_turns_and_takes_no_early_answer(
+def test_fixed_k_runs_exactly_k_turns_each_answer_met_by_the_stop_turn(
     tmp_path: Path, k: int
 ) -> None:
-    found = discovery(tmp_path, eager_until_told, fixed_questions=k)
+    found = discovery(tmp_path, eager, fixed_questions=k)
     value, meta, calls = found["value"], found["meta"], found["calls"]
     assert meta["turns"] == k and meta["early_answers"] == k and value["questions"] == 0
     assert len(calls.model) == k + 1 and calls.user == []
-    for turn, prompt in enumerate(calls.model[:k], start=1):
+    for turn, prompt in enumerate(calls.model[:k]):  # the reference counts from 0
         assert f"exactly {k} times" in prompt and f"This is turn {turn} of {k}." in prompt
+        assert "###ACTION###: 'ask_question'\n" in prompt and "'final_answer'" not in prompt
+    users = [m.text for m in found["messages"] if isinstance(m, ChatMessageUser)][1:]
+    assert users == [STOP_SIGNAL] * (k - 1) + [f"{STOP_SIGNAL}\n\n{PAPER_FINAL_REQUEST}"]
+    free = discovery_system("paper", "action", k, fixed=False)
+    assert calls.model[k].startswith(free) and PAPER_FINAL_REQUEST in calls.model[k]
+
+
+def test_labels_fixed_k_refuses_an_answer_and_counts_turns_from_one(tmp_path: Path) -> None:
+    found = discovery(tmp_path, eager, fixed_questions=2, markers="labels")
+    calls = found["calls"]
+    assert found["meta"]["early_answers"] == 2 and len(calls.model) == 3
+    for turn, prompt in enumerate(calls.model[:2], start=1):
+        assert f"This is turn {turn} of 2." in prompt
         assert "Asking is the only thing to do in this turn" in prompt
-    # answers in question turns are refused, and the final answer uses the free prompt
-    assert sum(PAPER_NOT_YET in m.text for m in found["messages"]) == k - 1
-    assert (
-        calls.model[k].startswith(PAPER_DISCOVERY_SYSTEM) and PAPER_FINAL_REQUEST in calls.model[k]
-    )
+    assert sum(PAPER_NOT_YET in m.text for m in found["messages"]) == 1
 
 
 def test_fixed_k_goes_on_asking_after_a_refused_answer(tmp_path: Path) -> None:
     def answers_first(prompt: str) -> str:
         if condition_of(prompt) != "discovery":
             return final(prompt)
-        if "This is turn 1 of" in prompt or PAPER_FINAL_REQUEST in prompt:
-            return "FINAL ANSWER: " + final(prompt)
-        return "QUESTION: Do you want the steps or just the result?"
+        if "This is turn 0 of" in prompt or PAPER_FINAL_REQUEST in prompt:
+            return as_answer(prompt, final(prompt))
+        return as_question(prompt, "Do you want the steps or just the result?")
 
     found = discovery(tmp_path, answers_first, fixed_questions=4)
     value, meta, calls = found["value"], found["meta"], found["calls"]
     assert (meta["turns"], meta["early_answers"], value["questions"]) == (4, 1, 3)
     assert len(calls.user) == 3 and len(calls.model) == 5
-    assert "not accepted" in meta["protocol_notes"][0]
+    assert "not taken" in meta["protocol_notes"][0]
+    # the user saw the answer the model gave in turn 0, then the questions
+    assert calls.user[0].count("###ACTION###: final_answer") == 1
 
 
 def test_fixed_k_with_a_model_that_keeps_asking_asks_exactly_k(tmp_path: Path) -> None:
@@ -174,9 +210,16 @@ def test_fixed_k_with_a_model_that_keeps_asking_asks_exactly_k(tmp_path: Path) -
     assert len(found["calls"].user) == 4 and len(found["calls"].model) == 5
 
 
-def test_the_collaborative_users_stop_signal_ends_the_questions(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("markers", "passed_on"),
+    [("action", f"That covers what I need, thanks! {STOP_SIGNAL}"),  # as the reference
+     ("labels", "That covers what I need, thanks!")],
+)  # fmt: skip
+def test_the_collaborative_users_stop_signal_ends_the_questions(
+    tmp_path: Path, markers: str, passed_on: str
+) -> None:
     found = discovery(
-        tmp_path, asks(99), user_type="collaborative",
+        tmp_path, asks(99), user_type="collaborative", markers=markers,
         user=lambda prompt: f"That covers what I need, thanks! {STOP_SIGNAL}",
     )  # fmt: skip
     value, meta, calls = found["value"], found["meta"], found["calls"]
@@ -185,17 +228,18 @@ def test_the_collaborative_users_stop_signal_ends_the_questions(tmp_path: Path) 
     assert "follow-up questions" in calls.user[0] and STOP_SIGNAL in calls.user[0]
     joined = found["messages"][-2]
     assert isinstance(joined, ChatMessageUser)
-    assert joined.text == f"That covers what I need, thanks!\n\n{PAPER_FINAL_REQUEST}"
-    assert STOP_SIGNAL not in "".join(m.text for m in found["messages"])
+    request = PAPER_FINAL_REQUEST if markers == "action" else LABELLED_REQUEST
+    assert joined.text == f"{passed_on}\n\n{request}"
 
 
-def test_a_bare_stop_signal_sends_only_the_final_request(tmp_path: Path) -> None:
+def test_a_bare_stop_signal_under_labels_sends_only_the_final_request(tmp_path: Path) -> None:
     found = discovery(
-        tmp_path, asks(99), user_type="passive_stop", user=lambda prompt: f"  {STOP_SIGNAL}\n"
-    )
+        tmp_path, asks(99), user_type="passive_stop", markers="labels",
+        user=lambda prompt: f"  {STOP_SIGNAL}\n",
+    )  # fmt: skip
     assert found["meta"]["user_stopped"] and found["value"]["questions"] == 1
     assert found["meta"]["exchanges"][0]["answer"] == ""
-    assert found["messages"][-2].text == PAPER_FINAL_REQUEST
+    assert found["messages"][-2].text == LABELLED_REQUEST
     assert found["messages"][-3].role == "assistant"  # no empty user message before it
 
 
@@ -216,23 +260,34 @@ def test_several_questions_in_one_message_are_one_question_turn(tmp_path: Path) 
             "you with absolute values? And would you like every step, or just the key idea??"
         )
 
-    found = discovery(tmp_path, chatty)
+    found = discovery(tmp_path, chatty, markers="labels")
     meta = found["meta"]
     assert found["value"]["questions"] == 1 and meta["question_marks"] == [2]
     assert meta["reminders"] == 0 and meta["early_answers"] == 1
 
 
-def test_unmarked_questions_and_answers_after_one_reminder(tmp_path: Path) -> None:
-    def unformatted(prompt: str) -> str:
-        if condition_of(prompt) != "discovery":
-            return final(prompt)
-        if PAPER_FINAL_REQUEST in prompt:
-            return "Sure. Since you like it short: " + final(prompt)
-        if "Keep it short." in prompt:
-            return "I think the answer is probably 7, though it depends on the convention."
-        return "Before I dive in, could you tell me how much detail you'd like?"
+def unformatted(prompt: str) -> str:
+    """Never writes a marker: asks, then says what the answer is."""
+    if condition_of(prompt) != "discovery":
+        return final(prompt)
+    if PAPER_FINAL_REQUEST in prompt:
+        return "Sure. Since you like it short: " + final(prompt)
+    if "Keep it short." in prompt:
+        return "I think the answer is probably 7, though it depends on the convention."
+    return "Before I dive in, could you tell me how much detail you'd like?"
 
+
+def test_unmarked_messages_are_read_by_the_reference_phrases_without_a_reminder(
+    tmp_path: Path,
+) -> None:
     found = discovery(tmp_path, unformatted)
+    meta, value = found["meta"], found["value"]
+    assert meta["reminders"] == 0 and value["questions"] == 1 and meta["early_answers"] == 1
+    assert value["prefalign"] == pytest.approx(3.0)
+
+
+def test_labels_unmarked_questions_and_answers_after_one_reminder(tmp_path: Path) -> None:
+    found = discovery(tmp_path, unformatted, markers="labels")
     meta, value = found["meta"], found["value"]
     assert meta["reminders"] == 2 and value["questions"] == 1 and meta["early_answers"] == 1
     assert meta["protocol_notes"][:2] == [
@@ -242,15 +297,22 @@ def test_unmarked_questions_and_answers_after_one_reminder(tmp_path: Path) -> No
     assert value["prefalign"] == pytest.approx(3.0)
 
 
-def test_a_question_after_the_final_request_is_pushed_back_once(tmp_path: Path) -> None:
-    def stubborn(prompt: str) -> str:
-        if condition_of(prompt) != "discovery":
-            return final(prompt)
-        if NO_MORE_QUESTIONS in prompt:
-            return "FINAL ANSWER: " + final(prompt)
-        return "QUESTION: One more thing, do you like diagrams?"
+def stubborn(prompt: str) -> str:
+    if condition_of(prompt) != "discovery":
+        return final(prompt)
+    if NO_MORE_QUESTIONS in prompt:
+        return "FINAL ANSWER: " + final(prompt)
+    return as_question(prompt, "One more thing, do you like diagrams? [discovery]")
 
+
+def test_a_question_after_the_final_request_is_judged_as_it_is(tmp_path: Path) -> None:
     found = discovery(tmp_path, stubborn, max_turns=1)
+    assert found["meta"]["pushbacks"] == 0 and len(found["calls"].model) == 2
+    assert found["value"]["prefalign"] == pytest.approx(3.0)  # its tag: the question was judged
+
+
+def test_labels_push_a_question_after_the_final_request_back_once(tmp_path: Path) -> None:
+    found = discovery(tmp_path, stubborn, max_turns=1, markers="labels")
     assert found["meta"]["pushbacks"] == 1 and found["value"]["prefalign"] == pytest.approx(3.0)
 
 
@@ -276,6 +338,26 @@ def test_the_model_cannot_write_the_users_lines_or_pull_out_its_profile(tmp_path
     assert CONVERSATION_RULES in prompt and "copy out your profile" in CONVERSATION_RULES
 
 
+def test_a_problems_personas_share_one_baseline_and_one_first_question(tmp_path: Path) -> None:
+    # the first three records are problem 0 with three personas; each persona's user answers
+    # differently, so only the first discovery message is the same
+    calls = Calls()
+    log = run(
+        tmp_path, asks(1), calls=calls, condition="all",
+        user=lambda prompt: f"I am {re.findall(r'- Name: (.*)', prompt)[0]}.",
+    )  # fmt: skip
+    by_condition = {c: [score_of(s)[1] for s in samples(log, c)] for c in ("baseline", "discovery")}
+    assert sorted(m["shared_replies"] for m in by_condition["baseline"]) == [0, 1, 1]
+    assert sorted(m["shared_replies"] for m in by_condition["discovery"]) == [0, 1, 1]
+    baselines = {s.output.completion for s in samples(log, "baseline")}
+    assert len(baselines) == 1
+    # one baseline call, three oracle calls, one shared first question and two follow-ups each
+    assert sum(condition_of(p) == "baseline" for p in calls.model) == 1
+    assert sum(condition_of(p) == "oracle" for p in calls.model) == 3
+    unshared = run(tmp_path, asks(1), calls=Calls(), condition="baseline", share_baseline=False)
+    assert {score_of(s)[1]["shared_replies"] for s in samples(unshared)} == {0}
+
+
 def bind(seen: dict[str, list[GenerateConfig]], grader: GenerateConfig | None = None) -> Any:
     """Evaluated model and roles that record the settings each call arrives with."""
     target = configured_model(asks(1), "target", seen.setdefault("target", []))
@@ -294,7 +376,8 @@ def test_the_papers_temperatures_reach_every_call(tmp_path: Path) -> None:
     assert log.status == "success"
     assert {c.temperature for c in seen["target"]} == {0.7}
     assert {c.temperature for c in seen["user"]} == {0.4}
-    assert {(c.temperature, c.max_tokens) for c in seen["grader"]} == {(0.1, 4096)}
+    # PrefAlign at 0.1; correctness at 0.7, what the reference's client turns its 0 into
+    assert {(c.temperature, c.max_tokens) for c in seen["grader"]} == {(0.1, 4096), (0.7, 4096)}
     assert log.plan.config.temperature == 0.7  # recorded in the log as the run's setting
 
 
@@ -323,7 +406,7 @@ def test_per_criterion_judging_is_the_default(tmp_path: Path) -> None:
     log = run(tmp_path, asks(0), calls=calls, condition="baseline", limit=1)
     _, meta = score_of(samples(log)[0])
     assert meta["judge_mode"] == "per_criterion" and meta["protocol"] == "paper"
-    assert len(calls.grader) == len(meta["criteria"]) == meta["grader_calls"]
+    assert len(calls.grader) == len(meta["criteria"]) + 1 == meta["grader_calls"]  # correctness
     assert log.eval.metadata is not None
     assert (log.eval.metadata["protocol"], log.eval.metadata["judge"]) == (
         "paper",

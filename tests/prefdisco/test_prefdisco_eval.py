@@ -16,10 +16,12 @@ from heedbench.evals.prefdisco.dataset import load_records
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.prefdisco.user_prompts import USER_STYLES
+from heedbench.testing import instruction_section
 from heedbench.testing import log_metric as metric
 from tests.prefdisco.scripted import Calls, asks, condition_of, final, grader_reply, models
 
 MATH_RECORDS = 3  # the first three records: `--limit 9` keeps whole triples
+RECORD = load_records("math")[0]
 
 
 def run(
@@ -77,26 +79,31 @@ def test_sample_design(tmp_path: Path) -> None:
     assert sample.metadata["problem_id"].endswith(sample.metadata["persona_id"])
     value, meta = score_of(sample)
     assert set(value) == {"prefalign", "correct", "questions"}
-    assert meta["exchanges"] == [
-        {"question": "How much detail do you want? (question 1)", "answer": "Keep it short."}
-    ]
-    assert meta["correctness"]["method"] == "math_equivalence"
-    assert meta["correctness"]["mode"] == "deterministic"
+    # the user sees (and the log keeps) the model's whole message, markers included
+    question = (
+        "###ACTION###: ask_question\n###RESPONSE###: How much detail do you want? (question 1)"
+    )
+    assert meta["exchanges"] == [{"question": question, "answer": "Keep it short."}]
+    assert (meta["correctness"]["method"], meta["correctness"]["mode"]) == ("grader", "grader")
     assert meta["criteria"] and all(
         {"score", "weight", "justification"} <= set(c) for c in meta["criteria"].values()
     )
     assert log.eval.metadata is not None and log.eval.metadata["family"] == "prefdisco"
 
 
-@pytest.mark.parametrize("protocol", ["paper", "budgeted"])
+@pytest.mark.parametrize(
+    ("protocol", "opening"),
+    [("paper", "Please help me with the following task: "),
+     ("budgeted", "Could you help me with this task?\n\n")],
+)  # fmt: skip
 def test_baseline_sees_the_task_alone_and_oracle_the_profiles(
-    tmp_path: Path, protocol: str
+    tmp_path: Path, protocol: str, opening: str
 ) -> None:
     calls = Calls()
     run(tmp_path, asks(0), calls=calls, limit=3, condition="all", protocol=protocol)
     baseline = next(p for p in calls.model if condition_of(p) == "baseline")
     oracle = next(p for p in calls.model if condition_of(p) == "oracle")
-    assert baseline.startswith("Could you help me with this task?")
+    assert baseline.startswith(opening + RECORD.problem.task_text())
     assert "mportance" in oracle and "Name:" in oracle
     assert calls.user == []
 
@@ -113,17 +120,23 @@ def test_budgeted_model_that_answers_at_once_is_judged_on_that_answer(tmp_path: 
     assert calls.user == [] and len(calls.model) == MATH_RECORDS
 
 
-def test_model_that_asks_until_the_budget_runs_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("share", [False, True])
+def test_model_that_asks_until_the_budget_runs_out(tmp_path: Path, share: bool) -> None:
     calls = Calls()
     log = run(
-        tmp_path, asks(99), calls=calls, condition="discovery", max_turns=3, limit=MATH_RECORDS
-    )
+        tmp_path, asks(99), calls=calls, condition="discovery", max_turns=3, limit=MATH_RECORDS,
+        share_baseline=share,
+    )  # fmt: skip
     for sample in samples(log):
         value, meta = score_of(sample)
         assert value["questions"] == 3 and meta["final_requested"]
         assert value["prefalign"] == pytest.approx(3.0)  # the answer to the final request
     assert len(calls.user) == 3 * MATH_RECORDS
-    assert len(calls.model) == 4 * MATH_RECORDS  # three questions and the final answer
+    # three questions and the final answer; shared, the three personas of problem 0 had the
+    # same conversation (the scripted user says the same each time), so one played it
+    assert len(calls.model) == 4 * (1 if share else MATH_RECORDS)
+    shared = [score_of(s)[1]["shared_replies"] for s in samples(log)]
+    assert sorted(shared) == ([0, 4, 4] if share else [0, 0, 0])
     assert metric(log, "prefdisco", "questions_discovery") == 3.0
 
 
@@ -145,7 +158,7 @@ def test_decorated_markers_are_understood(tmp_path: Path) -> None:
             return "**Question:** Do you like tables?"
         return "  ## final answer - " + final(prompt)
 
-    log = run(tmp_path, decorated, condition="discovery", limit=1)
+    log = run(tmp_path, decorated, condition="discovery", limit=1, markers="labels")
     value, meta = score_of(samples(log)[0])
     assert value["questions"] == 1 and meta["reminders"] == 0
     assert meta["exchanges"][0]["question"] == "Do you like tables?"
@@ -234,7 +247,8 @@ def test_per_criterion_judging_calls_the_grader_once_per_criterion(tmp_path: Pat
     calls = Calls()
     log = run(tmp_path, asks(0), calls=calls, condition="baseline", judge="per_criterion", limit=1)
     value, meta = score_of(samples(log)[0])
-    assert meta["grader_calls"] == len(meta["criteria"]) == len(calls.grader)
+    # one call per criterion and the correctness call
+    assert meta["grader_calls"] == len(meta["criteria"]) + 1 == len(calls.grader)
     assert value["prefalign"] == pytest.approx(2.0)
 
 
@@ -248,14 +262,17 @@ def record_file(tmp_path: Path, source: str, original: dict[str, Any]) -> Path:
     return path
 
 
-def test_multiple_choice_correctness_is_deterministic(tmp_path: Path) -> None:
+def test_a_lone_letter_is_read_without_a_grader_under_deterministic(tmp_path: Path) -> None:
     calls = Calls()
-    log = run(tmp_path, asks(0, "Answer: (B)"), calls=calls, source="medqa", limit=3)
+    log = run(
+        tmp_path, lambda prompt: "**B**", calls=calls, source="medqa", limit=3,
+        condition="baseline", correctness="deterministic",
+    )  # fmt: skip
     for sample in samples(log):
         value, meta = score_of(sample)
         assert meta["correctness"]["method"] == "choice_letter"
         assert value["correct"] == float(sample.target == "B")
-    assert not any("reaches the correct final answer" in p for p in calls.grader)
+    assert not any("correct answer" in instruction_section(p) for p in calls.grader)
 
 
 def test_correctness_grader_mode_grades_every_answer(tmp_path: Path) -> None:
@@ -265,7 +282,7 @@ def test_correctness_grader_mode_grades_every_answer(tmp_path: Path) -> None:
         value, meta = score_of(sample)
         assert value["correct"] == 1.0
         assert (meta["correctness"]["mode"], meta["correctness"]["method"]) == ("grader", "grader")
-    assert sum("reaches the correct final answer" in p for p in calls.grader) == 2
+    assert sum("The correct answer:" in p for p in calls.grader) == 2
     assert log.eval.metadata is not None and log.eval.metadata["correctness"] == "grader"
 
 
@@ -275,7 +292,7 @@ def test_free_text_answers_go_to_the_grader(tmp_path: Path) -> None:
     log = run(tmp_path, asks(0, "Ann Lee."), calls=calls, source="simpleqa", data=str(path))
     value, meta = score_of(samples(log)[0])
     assert value["correct"] == 1.0 and meta["correctness"]["method"] == "grader"
-    assert any("Correct answer: Ann Lee" in p for p in calls.grader)
+    assert any("The correct answer: Ann Lee" in p for p in calls.grader)
 
 
 def test_no_gold_label_is_unscored(tmp_path: Path) -> None:
@@ -311,7 +328,12 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"protocol": "reference"}, "-T protocol: must be one of paper, budgeted"),
         ({"protocol": "budgeted", "user_type": "passive_stop"}, "needs -T protocol=paper"),
         ({"judge": "vibes"}, "-T judge: must be one of"),
-        ({"correctness": "vibes"}, "-T correctness: must be one of deterministic, grader"),
+        ({"correctness": "vibes"}, "-T correctness: must be one of grader, deterministic"),
+        ({"markers": "tags"}, "-T markers: must be one of action, labels"),
+        ({"protocol": "budgeted", "markers": "action"}, "-T markers=action: needs -T protocol="),
+        ({"share_baseline": "often"}, "-T share_baseline: must be true or false"),
+        ({"questions": "random"}, "-T questions: must be one of model, stock"),
+        ({"questions": "stock", "max_turns": 11}, "-T questions=stock: the questionnaire has 10"),
         ({"max_turns": 0}, "-T max_turns: must be an integer"),
         ({"fixed_questions": 0}, "-T fixed_questions: must be an integer"),
         ({"data": "hub"}, "pinned revision"),
@@ -321,6 +343,8 @@ def test_source_all_runs_every_shipped_source_with_unique_ids(tmp_path: Path) ->
         ({"max_problems": "ten"}, "-T max_problems: must be an integer"),
         ({"seed": 7}, "-T seed: seeds the draw of -T max_problems"),
         ({"max_problems": 5, "seed": -1}, "-T seed: must be an integer of at least 0"),
+        # a draw larger than the data is refused (the reference's random.sample refuses it too)
+        ({"max_problems": 100000}, r"-T max_problems: must be at most \d+, the records of source"),
     ],
 )
 def test_bad_parameters_fail_before_any_model_call(params: dict[str, Any], message: str) -> None:
@@ -345,7 +369,7 @@ def test_unbound_roles_fail_before_the_evaluated_model_is_called(tmp_path: Path)
 
 def test_self_roles_only_when_opted_in(tmp_path: Path) -> None:
     def both(prompt: str) -> str:
-        if prompt.startswith(("You grade", "You check")):
+        if prompt.startswith(("You grade", "You check", "You judge")):
             return grader_reply(prompt)
         return asks(0)(prompt)
 

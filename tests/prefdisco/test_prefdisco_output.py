@@ -30,8 +30,8 @@ CONDITION_METRICS = re.compile(r"normalized_alignment|discovery_below_baseline|q
 
 def explaining_grader(prompt: str) -> str:
     """Scores by the response's condition tag, each justification naming its own criterion."""
-    if "reaches the correct final answer" in prompt:
-        return '{"correct": true, "justification": "the same value"}'
+    if "correct answer" in prompt:
+        return '{"correct": 1, "justification": "the same value"}'
     tag = re.search(r"\[(baseline|discovery|oracle)\]", prompt)
     score = {"baseline": 2, "discovery": 3, "oracle": 4}[tag.group(1)] if tag else 1
     named = re.search(r"^Criterion: (.*)$", prompt, re.MULTILINE)

@@ -1,6 +1,6 @@
 """The profile texts the oracle and the simulated user see, on hand-built personas."""
 
-from heedbench.solvers.prefdisco.profile import full_preference_profile, paper_profile
+from heedbench.solvers.prefdisco.profile import NOT_SPECIFIED, paper_profile
 from heedbench.solvers.prefdisco.user import Exchange, user_prompt
 
 PERSONA = {
@@ -42,27 +42,23 @@ def test_paper_profile_holds_the_reference_fields_and_nothing_it_leaves_out() ->
                   "- Social style: Quiet in groups", "Backstory: Ada retrained",
                   "- Hobbies: running, chess", "- Areas of expertise: triage"):  # fmt: skip
         assert shown in text
-    # fields the reference's profile does not show, and absent ones, are left out
-    for hidden in ("Drops signs", "Worries before exams", "Conscientiousness", "score"):
+    # fields the reference's profile does not show are left out
+    for hidden in ("Drops signs", "Worries before exams"):
         assert hidden not in text
     assert text.index("How they learn") < text.index("Personality") < text.index("Backstory")
-    assert text.endswith(full_preference_profile(PREFERENCES))
 
 
-def test_every_field_of_a_preference_is_shown() -> None:
-    text = full_preference_profile(PREFERENCES)
-    assert text.splitlines() == [
-        "- Worked Examples",
-        "  What it is: How many fully worked examples the response includes.",
-        "  Scale: 1-5 (1: none, 5: several)",
-        "  Preferred value: 4",
-        "  Importance to this person (1-5): 5",
-        "  Why: She learns by copying a worked case.",
-        "  Kind: personal",
-        "  Setting: math problem",
-    ]
-    extra = {"X": {"value": 2, "justification": "j", "global_importance": 3}}
-    assert "  global_importance: 3" in full_preference_profile(extra)
+def test_a_missing_field_is_shown_as_not_specified_as_the_reference_does() -> None:
+    text = paper_profile(PERSONA, PREFERENCES)
+    for line in ("- Location", "- Confidence", "- Conscientiousness"):
+        assert f"{line}: {NOT_SPECIFIED}" in text
+    assert f"Backstory: {NOT_SPECIFIED}" in paper_profile({}, PREFERENCES)
+
+
+def test_the_preferences_are_printed_as_the_release_stores_them() -> None:
+    text = paper_profile(PERSONA, PREFERENCES)
+    assert text.endswith(f"Preferences: {PREFERENCES}")
+    assert "'justification': 'She learns by copying a worked case.'" in text
 
 
 def test_the_paper_user_sees_no_task_and_the_budgeted_user_does() -> None:
@@ -78,6 +74,8 @@ def test_the_paper_user_sees_no_task_and_the_budgeted_user_does() -> None:
         )
 
     assert "|x - 3| = 5" not in prompt("paper") and "|x - 3| = 5" in prompt("budgeted")
+    # the reference's example of a preference stated when asked: a short sentence, not a word
+    assert '(for example "I\'d like a simple one.")' in prompt("paper")
     for protocol in ("paper", "budgeted"):
         text = prompt(protocol)
         assert "message 1 — the assistant>>>\nDo you like worked examples?" in text

@@ -59,7 +59,7 @@ class Recorded:
     grader: list[Call] = field(default_factory=list)
 
     def prefalign_calls(self) -> list[Call]:
-        return [c for c in self.grader if "reaches the correct final answer" not in c.text]
+        return [c for c in self.grader if "correct answer" not in c.text]
 
 
 def recorder(reply: Callable[[str], str], name: str, calls: list[Call]) -> Model:
@@ -82,8 +82,9 @@ def json_user(prompt: str) -> str:
 
 def grader(prompt: str) -> str:
     """Scores 2/3/4 by the response's condition tag; the justification names the criterion."""
-    if "reaches the correct final answer" in prompt:
-        return '{"correct": true, "justification": "same value"}'
+    if "correct answer" in prompt:
+        verdict = 1 if "<0 or 1>" in prompt else "true"
+        return f'{{"correct": {verdict}, "justification": "same value"}}'
     tag = re.search(r"\[(baseline|discovery|oracle)\]", prompt)
     score = {"baseline": 2, "discovery": 3, "oracle": 4}[tag.group(1)] if tag else 1
     named = re.search(r"^Criterion: (.*)$", prompt, re.MULTILINE)
@@ -149,8 +150,15 @@ def test_paper_grader_gets_the_system_message_and_asks_the_score_first(
         assert asked.group(0).index('"score"') < asked.group(0).index('"justification"')
         assert schema_fields(call) == ["score", "justification"]
         assert "2 and 4 fall between" not in user.text and "overall quality" not in user.text
-        levels = user.text.split("Score levels (JSON):\n", 1)[1].split("\nThis user's", 1)[0]
+        levels = user.text.split("Score levels (JSON):\n", 1)[1].split("\n\nBlock code", 1)[0]
         assert {level["score"] for level in json.loads(levels)} == {1, 3, 5}
+        # the reference's order: criterion and levels, the response, the user's value, the
+        # instructions, then the reply with a sample justification naming what a 5 would need
+        text = user.text
+        order = ["Criterion:", "the response to grade", "This user's preferred value",
+                 "How to grade:", "Reply with your verdict"]  # fmt: skip
+        assert [text.index(part) for part in order] == sorted(text.index(p) for p in order)
+        assert "that a score of 5 would need" in text
 
 
 def test_paper_user_answers_in_json_and_only_the_response_reaches_the_model(
@@ -172,25 +180,41 @@ def test_paper_user_answers_in_json_and_only_the_response_reaches_the_model(
 def test_paper_sampling_for_every_role(paper: tuple[EvalLog, Recorded]) -> None:
     log, seen = paper
     settings = {
-        role: {(c.config.temperature, c.config.top_p, c.config.max_tokens) for c in calls}
+        role: {
+            (c.config.temperature, c.config.top_p, c.config.max_tokens, c.config.reasoning_effort)
+            for c in calls
+        }
         for role, calls in (("target", seen.target), ("user", seen.user), ("grader", seen.grader))
     }
+    # the reference's client turns the correctness call's 0 into its configured 0.7
     assert settings == {
-        "target": {(0.7, 0.9, 8192)},
-        "user": {(0.4, 0.95, 4096)},
-        "grader": {(0.1, 0.95, 4096)},
+        "target": {(0.7, 0.9, 8192, "low")},
+        "user": {(0.4, 0.95, 4096, "high")},
+        "grader": {(0.1, 0.95, 4096, "high"), (0.7, 0.95, 4096, "high")},
     }
+    correctness = {c.config.temperature for c in seen.grader if "correct answer" in c.text}
+    assert correctness == {0.7}
+    # the log names every role's settings (a binding's own would still win)
+    assert log.eval.metadata is not None
+    assert log.eval.metadata["role_settings"]["correctness"] == {
+        "temperature": 0.7, "top_p": 0.95, "max_tokens": 4096, "reasoning_effort": "high"
+    }  # fmt: skip
+    assert log.eval.metadata["role_settings"]["model"]["reasoning_effort"] == "low"
     assert (log.plan.config.top_p, log.plan.config.max_tokens) == (0.9, 8192)
+    assert log.plan.config.reasoning_effort == "low"
 
 
 def test_paper_switches_are_recorded(paper: tuple[EvalLog, Recorded]) -> None:
     log = paper[0]
-    expected = {"grader_prompt": "paper", "user_format": "json", "sampling": "paper"}
+    expected = {
+        "grader_prompt": "paper", "user_format": "json", "sampling": "paper", "reasoning": "paper",
+        "correctness": "grader", "markers": "action", "share_baseline": True,
+    }  # fmt: skip
     assert log.eval.metadata is not None
     assert {k: log.eval.metadata[k] for k in expected} == expected
     for sample in log.samples or []:
         meta = sample.scores["prefdisco"].metadata  # type: ignore[index]
-        assert meta is not None and {k: meta[k] for k in expected} == expected
+        assert meta is not None and meta["switches"] == expected
 
 
 # --- the switches back to heedbench's earlier choices -----------------------------------------
@@ -231,11 +255,11 @@ def test_provider_sampling_leaves_top_p_and_the_model_budget_to_the_provider(
 
 def test_budgeted_keeps_its_own_choices_unless_a_switch_says_otherwise() -> None:
     metadata = prefdisco(protocol="budgeted", condition="baseline").metadata or {}
-    assert (metadata["grader_prompt"], metadata["user_format"], metadata["sampling"]) == (
-        "anchored",
-        "text",
-        "provider",
-    )
+    names = ("grader_prompt", "user_format", "sampling", "reasoning", "correctness", "markers",
+             "share_baseline")  # fmt: skip
+    assert tuple(metadata[name] for name in names) == (
+        "anchored", "text", "provider", "provider", "deterministic", "labels", False,
+    )  # fmt: skip
     mixed = prefdisco(protocol="budgeted", condition="baseline", user_format="json").metadata
     assert mixed is not None and mixed["user_format"] == "json"
 
@@ -266,6 +290,9 @@ def test_each_protocols_user_prompt_asks_for_the_format_chosen(protocol: str) ->
         ("grader_prompt", "fancy", "paper, anchored"),
         ("user_format", "yaml", "json, text"),
         ("sampling", "greedy", "paper, provider"),
+        ("reasoning", "max", "paper, provider"),
+        ("correctness", "vibes", "grader, deterministic"),
+        ("markers", "xml", "action, labels"),
     ],
 )
 def test_a_bad_switch_is_refused_before_any_call(switch: str, value: str, allowed: str) -> None:

@@ -1,38 +1,46 @@
-"""`deterministic_verdict` against the hand-labelled corpus of final responses."""
-
-from collections import Counter
+"""The answer reader goes by form: it decides what is unambiguous and never contradicts a human."""
 
 import pytest
 
 from heedbench.scorers import deterministic_verdict
-from tests.prefdisco.verdict_corpus import CASES, OPTION_SETS, Case
+from tests.prefdisco.verdict_corpus import CASES, FORM_CASES, OPTION_SETS, SELF_CORRECTIONS, Case
+
+ALL = CASES + FORM_CASES
 
 
-@pytest.mark.parametrize("case", CASES, ids=[f"{i}-{c.shows[:40]}" for i, c in enumerate(CASES)])
-def test_corpus_verdict(case: Case) -> None:
-    verdict = deterministic_verdict(case.response, case.gold, case.kind, OPTION_SETS[case.options])
-    assert verdict is case.expected, case.shows
+def read(case: Case, response: str | None = None) -> bool | None:
+    text = case.response if response is None else response
+    return deterministic_verdict(text, case.gold, case.kind, OPTION_SETS[case.options])
 
 
-def test_corpus_is_large_and_mixed() -> None:
-    mix = Counter(case.expected for case in CASES)
-    assert len(CASES) >= 60
-    assert min(mix[True], mix[False], mix[None]) >= 10, mix
-    assert {case.kind for case in CASES} == {"math", "multiple_choice"}
+@pytest.mark.parametrize("case", ALL, ids=[f"{i}-{c.shows[:40]}" for i, c in enumerate(ALL)])
+def test_the_reader_never_contradicts_the_label(case: Case) -> None:
+    assert read(case) in (case.expected, None), case.shows
 
 
-def test_unknown_kind_is_refused() -> None:
-    with pytest.raises(ValueError, match="kind must be one of math, multiple_choice"):
-        deterministic_verdict("The answer is 3.", "3", "essay")  # type: ignore[arg-type]
+@pytest.mark.parametrize("case", FORM_CASES, ids=[c.shows[:40] for c in FORM_CASES])
+def test_answers_unambiguous_by_form_are_decided(case: Case) -> None:
+    assert read(case) is case.expected, case.shows
 
 
-CORRECTION = "Wait, no \u2014 the answer is {x}."
+def test_the_chatty_corpus_mostly_goes_to_the_grader() -> None:
+    decided = [case for case in CASES if read(case) is not None]
+    assert 0 < len(decided) < len(CASES) / 3, [case.shows for case in decided]
+
+
+@pytest.mark.parametrize("response", SELF_CORRECTIONS)
+@pytest.mark.parametrize("gold", ["A", "C"])
+def test_a_second_answer_after_the_first_leaves_it_to_the_grader(response: str, gold: str) -> None:
+    options = OPTION_SETS["medical"]
+    assert deterministic_verdict(response, gold, "multiple_choice", options) is None
+
+
+CORRECTION = "Wait, no \u2014 \\boxed{{{x}}}"
 CLOSINGS = ("Let me know if you would like another example!", "Hope this helps your dad.")
 
 
 def alternatives(case: Case) -> list[str]:
-    """Answers to correct to: for multiple choice every option letter, for math the gold and
-    a wrong number."""
+    """Answers to correct to: every option letter, or the gold and a wrong number."""
     options = OPTION_SETS[case.options]
     if case.kind == "multiple_choice":
         return sorted(options) if options else ["A", "C"]
@@ -40,37 +48,30 @@ def alternatives(case: Case) -> list[str]:
 
 
 @pytest.mark.parametrize("separator", [" ", "\n\n"])
-@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+@pytest.mark.parametrize("case", ALL, ids=[f"{i}" for i in range(len(ALL))])
 def test_a_correction_gives_its_own_verdict_or_none(case: Case, separator: str) -> None:
-    options = OPTION_SETS[case.options]
-    decided = 0
     for x in alternatives(case):
-        alone = deterministic_verdict(f"The answer is {x}.", case.gold, case.kind, options)
-        decided += alone is not None
-        corrected = case.response + separator + CORRECTION.format(x=x)
-        verdict = deterministic_verdict(corrected, case.gold, case.kind, options)
-        assert verdict in (alone, None), (x, case.shows)
-    assert decided  # at least the gold itself is decidable, so the case tests something
+        alone = read(case, f"\\boxed{{{x}}}")
+        corrected = read(case, case.response + separator + CORRECTION.format(x=x))
+        assert corrected in (alone, None), (x, case.shows)
 
 
 @pytest.mark.parametrize("closing", CLOSINGS)
-@pytest.mark.parametrize("case", CASES, ids=[f"{i}" for i in range(len(CASES))])
+@pytest.mark.parametrize("case", ALL, ids=[f"{i}" for i in range(len(ALL))])
 def test_a_friendly_closing_never_changes_a_verdict_to_another(case: Case, closing: str) -> None:
-    options = OPTION_SETS[case.options]
-    verdict = deterministic_verdict(case.response + "\n\n" + closing, case.gold, case.kind, options)
-    assert verdict in (case.expected, None), case.shows
+    assert read(case, case.response + "\n\n" + closing) in (case.expected, None), case.shows
 
 
 def test_corrections_are_read_not_merely_deferred() -> None:
-    # The property above also holds for a reader that always defers; this one does not.
-    decided, total = 0, 0
-    for case in CASES:
-        options = OPTION_SETS[case.options]
+    # The property above also holds for a reader that always defers; this one does not: a
+    # correction ending in one box is read whenever nothing was boxed before it.
+    unboxed = [case for case in ALL if "boxed" not in case.response]
+    decided = total = 0
+    for case in unboxed:
         for x in alternatives(case):
-            alone = deterministic_verdict(f"The answer is {x}.", case.gold, case.kind, options)
+            alone = read(case, f"\\boxed{{{x}}}")
             if alone is None:
                 continue
-            corrected = case.response + "\n\n" + CORRECTION.format(x=x)
             total += 1
-            decided += deterministic_verdict(corrected, case.gold, case.kind, options) is alone
-    assert total > 300 and decided / total >= 0.95, (decided, total)
+            decided += read(case, case.response + "\n\n" + CORRECTION.format(x=x)) is alone
+    assert total > 200 and decided == total, (decided, total)

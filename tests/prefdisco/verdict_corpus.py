@@ -1,10 +1,12 @@
-r"""Hand-labelled final responses and the verdict `deterministic_verdict` must give.
+r"""Hand-labelled final responses, for the answer reader that goes by form.
 
-Each case is (response, gold, kind, option set, expected, what it shows). `expected` is True
-(right), False (wrong) or None (no unambiguous commitment: the grader decides). The labels
-are what a careful human reader would decide *without* guessing: None wherever a response
-hedges, names two answers, or puts prose where the answer should be. A right answer must
-never be labelled False.
+Each case is (response, gold, kind, option set, label, what it shows). The label is what a
+careful human reader decides: True (right), False (wrong) or None (no unambiguous
+commitment). `CASES` are chatty, hedged and self-correcting answers: the reader, which reads
+only answers unambiguous by their form, must never contradict a label (it may leave any case
+to the grader). `FORM_CASES` are unambiguous by form, and the reader must decide each as
+labelled. `SELF_CORRECTIONS` are the "I'll pick X. Reconsidering ..., though, Y fits" family:
+never read as the first answer.
 """
 
 from typing import Literal, NamedTuple
@@ -250,3 +252,39 @@ CASES: list[Case] = [
     choice("\\boxed{A} \\boxed{B} \\boxed{C}", "C", None, "every option boxed"),
     math("\\boxed{7}\n\nWait, no \u2014 not 7.", "7", None, "a boxed answer retracted"),
 ]  # fmt: skip
+
+FORM_CASES: list[Case] = [
+    math("13", "13", True, "a bare number"),
+    math("$-5$", "-5", True, "a bare negative number in dollars"),
+    math("1,024", "1024", True, "a bare number with a thousands separator"),
+    math("14", "13", False, "a bare wrong number"),
+    math("3.14", "3.14159", None, "a rounded number: the grader decides"),
+    math("\\boxed{14}", "13", False, "a wrong boxed answer"),
+    math("Putting it together, $\\boxed{\\dfrac{5}{9}}$.", "\\frac{5}{9}", True, "boxed dfrac"),
+    math("## Final Answer\n\nThe total is $\\boxed{13}$.", "13", True, "heading, then a box"),
+    math("\\boxed{13 \\text{ pills}}", "13", True, "text inside the box"),
+    math("The answer is $\\boxed{1 + x^2}$", "x^2+1", True, "an equal expression, boxed"),
+    math("\\boxed{x^2+y}", "x^2+1", None, "an expression math-verify cannot prove equal"),
+    math("\\boxed{0.56}", "\\frac{5}{9}", None, "a decimal against a fraction it is not"),
+    choice("C", "C", True, "the letter alone"),
+    choice("(C)", "C", True, "the bracketed letter alone"),
+    choice("**C.**", "C", True, "a bold letter alone"),
+    choice("A", "C", False, "a wrong letter alone"),
+    choice("I'd go with \\boxed{C}", "C", True, "boxed letter"),
+    choice("\\boxed{\\text{(C)}}", "C", True, "boxed text letter"),
+    choice("\\boxed{A}", "C", False, "a wrong boxed letter"),
+    choice("\\boxed{E}", "C", None, "a boxed letter that is not an option"),
+    choice("\\boxed{A} \\boxed{B}", "C", None, "two boxes"),
+]  # fmt: skip
+
+SELF_CORRECTIONS: list[str] = [
+    "I'll pick A. Reconsidering the palpitations, though, C fits.",
+    "I'll pick A. Reconsidering the palpitations, though, C fits better.",
+    "My pick is B. Thinking again about the fever, though, D fits.",
+    "I'd choose A. On reflection, though, C is the better match.",
+    "Going with \\boxed{A}. Reconsidering the history, though, C fits.",
+    "\\boxed{A}\n\nReconsidering the palpitations, though, C fits.",
+    "A. Hmm, reconsidering the palpitations, C fits.",
+    "**A**\n\nThough, looking again at the ejection fraction, C fits.",
+]
+"""A first answer, then a second one without a correction marker: never read as the first."""

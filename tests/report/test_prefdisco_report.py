@@ -11,6 +11,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
@@ -22,7 +23,6 @@ from heedbench.report.document import Section
 from heedbench.report.load import Loaded
 from heedbench.report.prefdisco import (
     ALL,
-    LEGACY_SWITCHES,
     SETTING_DEFAULTS,
     SWITCHES,
     PrefDiscoRow,
@@ -31,9 +31,13 @@ from heedbench.report.prefdisco import (
     provider_of,
     run_setting,
     setting_label,
+    stock_rows,
 )
+from heedbench.report.prefdisco import _samples as read_prefdisco_samples
 from heedbench.report.stats import fmt
 from heedbench.scorers import normalized_alignment
+from heedbench.solvers.prefdisco.settings import DEFAULTS
+from heedbench.solvers.prefdisco.settings import LEGACY as LEGACY_SWITCHES
 from tests.prefdisco.scripted import asks, grader_reply, models
 from tests.report.helpers import logs_of, mean_and_se, report_markdown, sample_rows
 from tests.report.runs import ASKER, FIXED_K, PROBER
@@ -71,6 +75,17 @@ def paired_alignment(samples: list[tuple[dict[str, Any], dict[str, float], Any]]
     return normalized_alignment(b, d, o), len(complete)
 
 
+def source_means(samples: Any) -> tuple[float, ...]:
+    """One source's B, D and O over its records scored in all three conditions."""
+    by_record: dict[tuple[str, str], dict[str, float]] = {}
+    for m, v, _ in samples:
+        by_record.setdefault((m["problem_id"], m["persona_id"]), {})[m["condition"]] = v[
+            "prefalign"
+        ]
+    complete = [r for r in by_record.values() if len(r) == 3 and all(x == x for x in r.values())]
+    return tuple(statistics.fmean(r[c] for r in complete) for c in CONDITIONS)
+
+
 def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, report: Report) -> None:
     loaded, _, out = report
     text = report_markdown(out / "report.md")
@@ -97,8 +112,10 @@ def test_alignment_accuracy_and_questions_match_the_samples(log_dir: Path, repor
         if source != ALL:
             per_source[source] = paired_alignment(mine)
             expected, complete = per_source[source]
-        else:  # over all sources: the mean of the sources' values, on all their records
-            expected = statistics.fmean(value for value, _ in per_source.values())
+        else:  # over all sources: from the source-averaged means, on all their records
+            means = [source_means(x for x in samples if x[0]["source"] == s) for s in per_source]
+            b, d, o = (statistics.fmean(m[i] for m in means) for i in range(3))
+            expected = normalized_alignment(b, d, o)
             complete = sum(n for _, n in per_source.values())
         assert row.normalized.value == pytest.approx(expected)
         assert row.normalized.n == complete
@@ -156,9 +173,35 @@ def test_runs_of_one_model_under_two_settings_are_never_pooled(tmp_path: Path) -
     assert any(f"[{default}]" in line and "normalized 50.0" in line for line in lines)
 
 
+def test_the_stock_questionnaire_stands_beside_the_models_own_discovery(tmp_path: Path) -> None:
+    # Own discovery (grader: B 2, D 4, O 4 -> 100) and a stock-questionnaire discovery run
+    # alone (D 3): on the same records, with the own run's B and O, 100·(3 − 2)/(4 − 2) = 50,
+    # so the questionnaire earns half of the model's own discovery gain.
+    logs = tmp_path / "logs"
+    runs: tuple[tuple[dict[str, Any], dict[str, int]], ...] = (({}, {"baseline": 2, "discovery": 4, "oracle": 4}),
+            ({"questions": "stock", "condition": "discovery"}, {"discovery": 3}))  # fmt: skip
+    for params, grades in runs:
+        target, roles = models(asks(1), grader=functools.partial(grader_reply, grades=grades))
+        log = eval(prefdisco(**params), model=target, model_roles=roles, limit=6,
+                   display="none", log_dir=str(logs))[0]  # fmt: skip
+        assert log.status == "success"
+    out = tmp_path / "out"
+    loaded, sections = build_sections(Options(logs=[str(logs)], out=out))
+    [row] = stock_rows(read_prefdisco_samples(loaded), np.random.default_rng(0))
+    assert (row.model, row.source) == ("mockllm/model", "math")
+    assert row.own.value == pytest.approx(100.0) and row.stock.value == pytest.approx(50.0)
+    assert row.share == pytest.approx(0.5)
+    assert row.own.n == row.stock.n == 2  # the two records scored in all four
+    section = next(s for s in sections if s.title.startswith("prefdisco"))
+    assert any("stock questionnaire: normalized 50.0" in line for line in section.summary)
+    table = next(t for t in section.tables if "stock questionnaire" in t.caption)
+    assert table.rows[0][0] == "mockllm/model" and "questions" not in table.rows[0][1]
+    assert (table.rows[0][2], table.rows[0][-1]) == ("math", "50%")
+
+
 def test_settings_are_read_from_the_task_arguments() -> None:
     assert run_setting({}) == {
-        **SETTING_DEFAULTS, "protocol": "budgeted", "judge": "batched", **LEGACY_SWITCHES
+        **SETTING_DEFAULTS, "protocol": "budgeted", "judge": "batched", **LEGACY_SWITCHES.record()
     }  # fmt: skip
     unset = dict.fromkeys(SWITCHES)  # a current log records the switches, unset by default
     setting = run_setting({"protocol": "paper", "judge": "batched", "max_problems": 5, **unset})
@@ -176,17 +219,24 @@ def test_settings_are_read_from_the_task_arguments() -> None:
 def test_switches_resolve_by_protocol_and_old_logs_keep_what_they_ran() -> None:
     unset = dict.fromkeys(SWITCHES)
     paper = run_setting({**SETTING_DEFAULTS, **unset})
-    explicit = run_setting({**SETTING_DEFAULTS, "grader_prompt": "paper", "user_format": "json",
-                            "sampling": "paper"})  # fmt: skip
+    explicit = run_setting({**SETTING_DEFAULTS, **DEFAULTS["paper"].record()})
     assert paper == explicit  # the protocol's own choice, said or not, is one setting
     budgeted = run_setting({**SETTING_DEFAULTS, "protocol": "budgeted", **unset})
-    assert {k: budgeted[k] for k in SWITCHES} == LEGACY_SWITCHES
+    assert {k: budgeted[k] for k in SWITCHES} == LEGACY_SWITCHES.record()
     assert "grader_prompt" not in setting_label(budgeted)  # budgeted's own choice: not named
-    # a paper log written before the switches: anchored grader, text user, provider sampling
+    # a paper log written before the switches: what heedbench ran then (budgeted's choices)
     old = run_setting(SETTING_DEFAULTS)
     assert old != paper and setting_label(old) == (
         "protocol=paper, judge=per_criterion, user_type=passive, grader_prompt=anchored, "
-        "user_format=text, sampling=provider"
+        "user_format=text, sampling=provider, reasoning=provider, correctness=deterministic, "
+        "markers=labels, share_baseline=False"
+    )
+    # a 3.0.0 log (three switches recorded, correctness as given) keeps what it ran
+    v3 = run_setting({**SETTING_DEFAULTS, "grader_prompt": None, "user_format": None,
+                      "sampling": None, "correctness": "deterministic"})  # fmt: skip
+    assert setting_label(v3) == (
+        "protocol=paper, judge=per_criterion, user_type=passive, reasoning=provider, "
+        "correctness=deterministic, markers=labels, share_baseline=False"
     )
 
 
