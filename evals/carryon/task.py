@@ -190,7 +190,7 @@ def carryon(
             conditions=conditions,
         ),
         metrics=carryon_metrics(breakdowns=True) if breakdowns else None,
-        version="3.0.0",
+        version="3.1.0",
         headline_metric=headline(conditions),
         viewer=VIEWER,
         metadata={

@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
-from inspect_ai.solver._task_state import sample_state
+from inspect_ai.solver._task_state import (
+    sample_state,  # inspect-evals-lint: ignore[private_api_imports] -- no public sample id
+)
 from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo
 
 POLL_SECONDS = 0.5
