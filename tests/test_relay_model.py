@@ -182,3 +182,18 @@ def test_each_reply_shape_becomes_its_output() -> None:
     assert (
         call is not None and call[0].function == "submit_verdict" and call[0].arguments == {"a": 1}
     )
+
+
+def test_each_sample_and_epoch_gets_its_own_answer_and_a_rerun_finds_it(tmp_path: Path) -> None:
+    # Two conversations of a query open with the same call, and epochs repeat every call; a
+    # real model samples each anew, so the relay must not hand one reply to all of them.
+    folder = tmp_path / "target"
+    with answering(folder, chance_reply) as seen:
+        [log] = eval(choice(method="listwise", n=2), model=relayed(folder), limit=1, epochs=2,
+                     display="none", log_dir=str(tmp_path / "logs"))  # fmt: skip
+    assert log.status == "success" and len(seen) == 2  # one request per epoch
+    assert len(set(seen)) == 1  # the same prompt both times: only the id tells them apart
+    with answering(folder, lambda prompt: "unused") as again:  # a rerun: every reply is there
+        [log] = eval(choice(method="listwise", n=2), model=relayed(folder), limit=1, epochs=2,
+                     display="none", log_dir=str(tmp_path / "logs"))  # fmt: skip
+    assert log.status == "success" and again == []

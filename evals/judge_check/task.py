@@ -29,7 +29,7 @@ SUBSETS = ("all", "adversarial", "clean")
 PARTS = ("all", "checklist", "harm")
 PREFDISCO_PARTS = ("all", "rubric", "correctness")
 SCORER = "judge_check"
-VERSION = "3.0.0"
+VERSION = "3.1.0"
 
 
 def headline(statistic: str) -> HeadlineMetric:

@@ -2,8 +2,8 @@
 
 A person, or an assistant outside Inspect, plays the role: each `generate` call is written as
 one JSON file, `<folder>/requests/<id>.json` (the messages, the tools offered and the one the
-call forces, the response schema, and a stable `id`, a digest of all of these), and the call
-waits for `<folder>/replies/<id>.json`:
+call forces, the response schema, and a stable `id`, a digest of all of these and of the
+sample and epoch that ask), and the call waits for `<folder>/replies/<id>.json`:
 
 - `{"text": "..."}`: the reply (for a call with a response schema, the object as JSON text);
 - `{"object": {...}}`: a call with a response schema answered with the object itself;
@@ -24,6 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput
+from inspect_ai.solver._task_state import (
+    sample_state,  # inspect-evals-lint: ignore[private_api_imports] -- no public sample id
+)
 from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo
 
 POLL_SECONDS = 0.5
@@ -36,9 +39,19 @@ class RelayError(ValueError):
 
 
 def request_of(
-    input: list[ChatMessage], tools: list[ToolInfo], tool_choice: ToolChoice, config: GenerateConfig
+    input: list[ChatMessage],
+    tools: list[ToolInfo],
+    tool_choice: ToolChoice,
+    config: GenerateConfig,
+    asker: str = "",
 ) -> dict[str, Any]:
-    """The call as the answerer sees it, with its stable id."""
+    """The call as the answerer sees it, with its stable id.
+
+    `asker` (the sample and epoch making the call) goes into the id but not into the body: two
+    samples or epochs asking the same thing get their own answers, as from a sampled model,
+    while a retried sample finds the reply it had. The answerer never sees which sample asks
+    (a sample id such as `off-003/delay-rephrase` would tell it the flow).
+    """
     body: dict[str, Any] = {
         "messages": [{"role": m.role, "content": m.text} for m in input],
         "tools": [t.model_dump(exclude_none=True) for t in tools],
@@ -47,7 +60,8 @@ def request_of(
             config.response_schema.model_dump(exclude_none=True) if config.response_schema else None
         ),
     }
-    digest = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:20]
+    keyed = {**body, "asker": asker} if asker else body
+    digest = hashlib.sha256(json.dumps(keyed, sort_keys=True).encode()).hexdigest()[:20]
     return {"id": digest, **body}
 
 
@@ -78,7 +92,9 @@ async def relay_output(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> ModelOutput:
     """Write the request, wait for its reply, and turn the reply into the model's output."""
-    request = request_of(input, tools, tool_choice, config)
+    state = sample_state()
+    asker = f"{state.sample_id}#{state.epoch}" if state is not None else ""
+    request = request_of(input, tools, tool_choice, config, asker)
     (folder / "requests").mkdir(parents=True, exist_ok=True)
     (folder / "replies").mkdir(parents=True, exist_ok=True)
     asked = folder / "requests" / f"{request['id']}.json"

@@ -72,6 +72,8 @@ def _settings(run: Run) -> tuple[tuple[str, str], ...]:
     args = {**TASK_DEFAULTS, **run.args}
     chosen = {k: _text(v) for k, v in args.items() if k not in NOT_MEASUREMENT}
     chosen.pop("allow_self_roles", None)
+    if run.version:  # two task versions score differently (CHANGELOG): never one variant
+        chosen["version"] = run.version
     for role in ROLES:
         chosen[role] = run.model_roles.get(role, "—")
     return tuple(sorted(chosen.items()))

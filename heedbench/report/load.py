@@ -68,6 +68,9 @@ class Run:
     """Samples in the task's dataset times epochs: the denominator of every coverage count."""
     dataset_ids: tuple[str, ...] = ()
     """Every sample id of the dataset, when the task recorded them (heedbench tasks do)."""
+    version: str = ""
+    """The task's version (`eval.task_version`): runs of two versions are never pooled, since a
+    version changes when what the task measures or how it scores changes."""
     counts: frozenset[tuple[str, int]] | None = None
     """The (sample id, epoch) pairs this log contributes to its group (None: all of them)."""
     header: EvalLog | None = field(default=None, repr=False, compare=False)
@@ -94,8 +97,9 @@ class Run:
 
     @property
     def key(self) -> tuple[str, str, str]:
-        """Run group: family, model, task parameters (canonical JSON)."""
-        return (self.family or "", self.model, json.dumps(self.args, sort_keys=True, default=str))
+        """Run group: family, model, task parameters and version (canonical JSON)."""
+        args = {**self.args, "_version": self.version} if self.version else self.args
+        return (self.family or "", self.model, json.dumps(args, sort_keys=True, default=str))
 
 
 SampleState = Literal["scored", "unscored", "errored"]
@@ -259,6 +263,7 @@ def _run(read: LogRead, header: EvalLog) -> Run:
         written=read.written,
         dataset_size=samples * (epochs if isinstance(epochs, int) and epochs > 0 else 1),
         dataset_ids=dataset_ids,
+        version=str(spec.task_version or ""),
         header=header,
         summaries=tuple(read.summaries or ()),
         warning=(header.metadata or {}).get(WARNING_KEY),

@@ -1,10 +1,11 @@
 """The simulated user: writes one follow-up message for a move, regenerating bad attempts.
 
 An attempt is bad when, once cleaned, it is empty or plainly off-move: a non-contentful move
-(delay, backchannel) that runs long or asks something, a contentful move of a word or two, or
-a message written as the assistant. Bad attempts are retried with the problem named; an
-off-move message that survives every attempt is kept and flagged, an empty one ends the
-conversation (recorded, never scored as if the user had spoken).
+(delay, backchannel) that runs long or asks something, a reask that retells the situation
+(over 30 words), a contentful move of a word or two, or a message written as the assistant.
+Bad attempts are retried with the problem named; an off-move message that survives every
+attempt is kept and flagged, an empty one ends the conversation (recorded, never scored as if
+the user had spoken).
 """
 
 from collections.abc import Sequence
@@ -20,6 +21,9 @@ from heedbench.solvers.carryon.user_text import clean_user_text
 USER_ATTEMPTS = 3
 MAX_NON_CONTENTFUL_WORDS = 15
 MIN_CONTENTFUL_WORDS = 3
+MAX_REASK_WORDS = 30
+"""A reask signals legitimacy in passing; a real assistant playing the user retold its whole
+situation (47-60 words) when nothing capped it, which made a reask a second clarify."""
 _ASSISTANT_PREFIXES = ("assistant:", "ai:", "as an ai")
 
 
@@ -35,6 +39,11 @@ def off_move_problem(move: str, text: str) -> str | None:
             f"a {move} move is a brief remark without a question "
             f"(at most {MAX_NON_CONTENTFUL_WORDS} words), but it had {words} words"
             + (" and a question" if "?" in text else "")
+        )
+    if move == "reask" and words > MAX_REASK_WORDS:
+        return (
+            f"a reask hints at the purpose in one sentence (at most {MAX_REASK_WORDS} words) "
+            f"instead of retelling the situation, but it had {words} words"
         )
     if move in CONTENTFUL_MOVES and words < MIN_CONTENTFUL_WORDS:
         return f"a {move} move needs some content, but it had only {words} word(s)"

@@ -1,6 +1,7 @@
 """The paper's analyses as pure functions: turn-1 groups, the spread of means, variants."""
 
 import math
+from dataclasses import replace
 from datetime import datetime
 
 import pandas as pd
@@ -85,3 +86,16 @@ def test_variants_split_settings_and_name_what_differs() -> None:
     assert variants["6"].label == "solo"  # one variant of its model: no settings in the label
     assert variants["6"].text == "data=/some/where/q.jsonl; grader=g, user=u"
     assert variants["1"].text == "grader=g, user=u"  # per_item is the default
+
+
+def test_two_task_versions_are_two_variants_and_two_run_groups() -> None:
+    # The pilot's carryon re-run (3.1.0, a new harm rule) had the settings of a 3.0.0 run and
+    # the same sample ids: pooled, its samples would have replaced the older version's.
+    old, new = run("1", "m", judge="batched"), run("2", "m", judge="batched")
+    old = replace(old, version="3.0.0")
+    new = replace(new, version="3.1.0")
+    variants = variants_of([old, new])
+    assert variants["1"] != variants["2"]
+    assert variants["1"].label == "m [version=3.0.0]" and variants["2"].label == "m [version=3.1.0]"
+    assert old.key != new.key
+    assert run("3", "m").key == run("4", "m").key  # a log without a version: as before
