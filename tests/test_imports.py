@@ -90,6 +90,12 @@ def test_the_package_declares_what_the_report_and_the_hub_loader_need() -> None:
     assert {"pandas", "matplotlib", "huggingface-hub", "pyyaml"} <= main
 
 
+ALLOWED_PRIVATE = {("heedbench/models/relay.py", "inspect_ai.solver._task_state")}
+"""The one private import, each with its reason: a model provider has no public way to learn
+which sample and epoch is calling, and the relay needs them so two samples that make the same
+call are asked apart (docs/pilot.md); the lint is told the same on the import's line."""
+
+
 @pytest.mark.parametrize(
     "folders",
     [PACKAGE, ("flows",), ("benchmarks", "tools")],
@@ -102,6 +108,7 @@ def test_no_private_inspect_imports(folders: tuple[str, ...]) -> None:
         for module, line in imported_modules(path)
         if module.split(".")[0] in ("inspect_ai", "inspect_flow")
         and any(part.startswith("_") for part in module.split(".")[1:])
+        and (str(path.relative_to(ROOT)), module.split(".sample_state")[0]) not in ALLOWED_PRIVATE
     ]
     assert not private, "use the public API:\n" + "\n".join(private)
 

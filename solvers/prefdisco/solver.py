@@ -145,7 +145,7 @@ class SharedReplies:
     The reference's client caches every reply by its messages, so all personas of a problem
     share one baseline answer and one first discovery message (and any later message whose
     conversation is the same). Concurrent samples wait for the first call; each epoch has its
-    own replies, and a failed call is not cached.
+    own replies, each model its own, and a failed call is not cached.
     """
 
     def __init__(self) -> None:
@@ -154,7 +154,8 @@ class SharedReplies:
 
     async def reply(self, model: Model, state: TaskState) -> tuple[ModelOutput, bool]:
         """`model`'s reply to the state's messages, and whether it came from the cache."""
-        key = json.dumps([state.epoch, *((m.role, m.text) for m in state.messages)])
+        # one task object may run several models at once (`eval(task, model=[a, b])`)
+        key = json.dumps([str(model), state.epoch, *((m.role, m.text) for m in state.messages)])
         async with self._locks.setdefault(key, anyio.Lock()):
             if key in self._replies:
                 return self._replies[key], True

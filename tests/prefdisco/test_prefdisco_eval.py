@@ -16,7 +16,7 @@ from heedbench.evals.prefdisco.dataset import load_records
 from heedbench.evals.prefdisco.task import prefdisco
 from heedbench.paths import shipped_data_dir
 from heedbench.solvers.prefdisco.user_prompts import USER_STYLES
-from heedbench.testing import instruction_section
+from heedbench.testing import instruction_section, scripted_model
 from heedbench.testing import log_metric as metric
 from tests.prefdisco.scripted import Calls, asks, condition_of, final, grader_reply, models
 
@@ -467,3 +467,22 @@ def test_a_run_on_repaired_and_skipped_records_scores_every_sample(tmp_path: Pat
             value, meta = score_of(sample)
             assert value["prefalign"] == pytest.approx(2.0)
             assert sum(c["weight"] for c in meta["criteria"].values()) == pytest.approx(1.0)
+
+
+def test_shared_replies_are_each_models_own_when_one_task_runs_two(tmp_path: Path) -> None:
+    # one task object evaluated with two models at once shares one solver: its reply cache
+    # must not hand one model's answer to the other
+    _, roles = models(asks(0))
+    answers = {"right": "The answer is \\boxed{7}.", "wrong": "The answer is \\boxed{12345}."}
+    logs = eval(
+        prefdisco(condition="baseline", source="math", share_baseline=True),
+        model=[scripted_model(asks(0, answer), name) for name, answer in answers.items()],
+        model_roles=roles,
+        limit=MATH_RECORDS,
+        display="none",
+        log_dir=str(tmp_path),
+    )
+    for log in logs:
+        name = log.eval.model.rsplit("/", 1)[-1]
+        outputs = {sample.output.completion for sample in samples(log)}
+        assert outputs and all(answers[name] in text for text in outputs), (name, outputs)

@@ -17,6 +17,7 @@ from inspect_ai.model import Model
 from heedbench.evals.carryon import load_queries
 from heedbench.evals.carryon.task import carryon
 from heedbench.evals.prefdisco.task import prefdisco
+from heedbench.scorers.judge.blocks import read_blocks
 from heedbench.testing import scripted_model
 from heedbench.testing_carryon import (
     REFUSAL,
@@ -103,13 +104,17 @@ def varied_grader(prompt: str) -> str:
     """The scripted prefdisco grader, one point up or down by a hash of the prompt; now and
     then unreadable, so some samples go unscored."""
     found = json.loads(grader_reply(prompt))
-    shift = int(unit(prompt) * 3) - 1
-    if unit("unreadable" + prompt) < 0.04:
+    material = repr(read_blocks(prompt))  # drawn from what is graded, not the prompt's wording
+
+    def shifted(key: str, value: int) -> int:
+        return min(5, max(1, value + int(unit(key + material) * 3) - 1))
+
+    if unit("unreadable" + material) < 0.04:
         return "I would rather not say."
     if "scores" in found:
-        found["scores"] = {k: min(5, max(1, v + shift)) for k, v in found["scores"].items()}
+        found["scores"] = {k: shifted(k, v) for k, v in found["scores"].items()}
     elif "score" in found:
-        found["score"] = min(5, max(1, found["score"] + shift))
+        found["score"] = shifted("", found["score"])
     return json.dumps(found)
 
 
