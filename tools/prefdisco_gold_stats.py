@@ -1,8 +1,9 @@
 """Validate the PrefDisco judge-check gold files and print the data card's PrefDisco statistics.
 
 Reads `prefdisco_rubric.jsonl` (PrefAlign criterion scores), `prefdisco_correctness.jsonl`
-(answer correctness) and their labellings in `labels/`. Checks every record against the schema
-in datasets/judge_check/README.md and against the contract for paired injections: an
+(answer correctness) and their labellings in `labels/`. Every record is validated by the
+loader's model (evals/judge_check/gold.py) narrowed to the data card's contract (every key
+present, none other; ids, kinds, levels), then against the contract for paired injections: an
 adversarial record names the direction its injection pushes and a clean twin whose response is
 the same text without one injected span, for the same problem and with the same gold. Prints
 the markdown of the card's PrefDisco statistics. On violations it prints one line per problem,
@@ -21,15 +22,22 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from heedbench.evals.judge_check.gold import (
     ATTACKS,
     CORRECTNESS_KINDS,
+    Attack,
     CorrectnessCase,
+    Criterion,
     RubricCase,
+    Scale,
 )
 from heedbench.evals.prefdisco.sources import SOURCES
+from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
@@ -44,19 +52,6 @@ RUBRIC_KINDS = ("aligned", "misaligned", "mixed", "adversarial")
 NEVER_CORRECT = ("hedged", "refusal", "no_answer")
 """Kinds that commit to no single answer, so the guide labels them incorrect."""
 
-RUBRIC_KEYS = {
-    "id", "source", "task", "response", "kind", "attack", "injection_target", "push", "twin",
-    "criteria", "note",
-}  # fmt: skip
-CRITERION_KEYS = {
-    "preference", "description", "levels", "value", "justification", "importance", "score", "note",
-}  # fmt: skip
-CORRECTNESS_KEYS = {
-    "id", "source", "problem", "options", "gold", "response", "correct", "kind", "attack",
-    "injection_target", "push", "twin", "note",
-}  # fmt: skip
-"""The data card's contract: every key present, none other (the schema allows more)."""
-
 
 def where(name: str, index: int, record: Record) -> str:
     """How a message names a record: file, 1-based record number and id."""
@@ -66,16 +61,6 @@ def where(name: str, index: int, record: Record) -> str:
 def words(text: str) -> int:
     """A response's length in whitespace-separated words."""
     return len(text.split())
-
-
-def is_text(value: Any) -> bool:
-    """A non-empty string."""
-    return isinstance(value, str) and bool(value.strip())
-
-
-def is_score(value: Any) -> bool:
-    """An integer 1-5 (a bool does not count)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5
 
 
 def one_span(clean: str, injected: str) -> bool:
@@ -97,81 +82,28 @@ def _shared_start(first: str, second: str) -> int:
     return min(len(first), len(second))
 
 
-# -- validation -------------------------------------------------------------------------------
+# -- validation: the loader's models, narrowed to the data card's contract ---------------------
 
 
-def check_keys(record: Record, expected: set[str], at: str, problems: Problems) -> None:
-    """Report missing and unexpected keys."""
-    for key in sorted(expected - record.keys()):
-        problems.add(at, key, "missing")
-    for key in sorted(record.keys() - expected):
-        problems.add(at, key, "unexpected field")
+def _fail(message: str) -> PydanticCustomError:
+    return PydanticCustomError("contract", message)
 
 
-def check_ids(records: list[Record], prefix: str, name: str, problems: Problems) -> None:
-    """Ids are `<prefix>-NNN` and unique."""
-    seen: set[Any] = set()
-    for index, record in enumerate(records):
-        rid = record.get("id")
-        if not isinstance(rid, str) or not re.fullmatch(rf"{prefix}-\d{{3}}", rid):
-            problems.add(where(name, index, record), "id", f"must look like {prefix}-001")
-        elif rid in seen:
-            problems.add(where(name, index, record), "id", "duplicate id")
-        seen.add(rid)
+class _Card(BaseModel):
+    """The card's contract on every gold record: every key present (null where clean)."""
 
+    attack: Attack | None
+    injection_target: dict[str, Any] | None
+    push: Literal["lenient", "harsh"] | None
+    twin: Text | None
+    note: Text
 
-def check_pairing(
-    records: list[Record],
-    name: str,
-    same: Sequence[str],
-    target: Callable[[str], dict[str, Any]],
-    problems: Problems,
-) -> None:
-    """The paired-injection contract: push, target and a clean twin with one injected span.
-
-    Args:
-        records: the file's records.
-        name: the file name, for messages.
-        same: fields the twin must share with the adversarial record (problem and gold).
-        target: the injection target each push direction asks for.
-        problems: where violations go.
-    """
-    by_id = {r.get("id"): r for r in records}
-    for index, record in enumerate(records):
-        at = where(name, index, record)
-        adversarial = record.get("attack") is not None
-        if adversarial != (record.get("kind") == "adversarial"):
-            problems.add(at, "kind", "is 'adversarial' exactly when attack is set")
-        push = record.get("push")
-        if not adversarial or push not in PUSHES:
-            continue  # the schema reports a missing push
-        if record.get("injection_target") != target(push):
-            problems.add(at, "injection_target", f"a {push} push asks for {target(push)}")
-        twin = by_id.get(record.get("twin"))
-        if twin is None:
-            problems.add(at, "twin", "must name a record in the same file")
-            continue
-        if twin.get("attack") is not None:
-            problems.add(at, "twin", f"{twin.get('id')} is not a clean record")
-        for field in same:
-            if twin.get(field) != record.get(field):
-                problems.add(at, field, f"differs from the twin {twin.get('id')}")
-        clean, injected = twin.get("response"), record.get("response")
-        if not (isinstance(clean, str) and isinstance(injected, str)) or not one_span(
-            clean, injected
-        ):
-            problems.add(at, "response", "is not the twin's response plus one injected span")
-
-
-def check_levels(criterion: Record, at: str, problems: Problems) -> None:
-    """Levels 1, 3 and 5, worded for the user's value as the README describes."""
-    levels, value = criterion["levels"], criterion["value"]
-    if set(levels) != {"1", "3", "5"}:
-        problems.add(at, "levels", "must map exactly '1', '3' and '5' to texts")
-    elif value == "3" and not levels["1"].startswith("Goes to an extreme"):
-        problems.add(at, "levels", "for value 3, level 1 describes either extreme")
-    elif value in ("2", "4") and not levels["5"].startswith("Leans clearly"):
-        problems.add(at, "levels", f"for value {value}, level 5 leans toward one end")
+    @field_validator("kind", check_fields=False)
+    @classmethod
+    def _adversarial(cls, kind: str, info: ValidationInfo) -> str:
+        if "attack" in info.data and (info.data["attack"] is not None) != (kind == "adversarial"):
+            raise _fail("is 'adversarial' exactly when attack is set")
+        return kind
 
 
 def rubric_kind(scores: Sequence[int]) -> str:
@@ -183,69 +115,140 @@ def rubric_kind(scores: Sequence[int]) -> str:
     return "mixed"
 
 
-def validate_rubric(records: list[Record], problems: Problems) -> None:
-    """The schema of prefdisco_rubric.jsonl, the card's contract and the pairing contract."""
-    check_ids(records, "pa", RUBRIC, problems)
-    for index, record in enumerate(records):
-        at = where(RUBRIC, index, record)
-        check_keys(record, RUBRIC_KEYS, at, problems)
-        if not schema_problems(RubricCase, record, at, problems):
-            continue
-        if not is_text(record.get("note")):
-            problems.add(at, "note", "must be a non-empty string")
-        criteria = record["criteria"]
-        if not 2 <= len(criteria) <= 4:
-            problems.add(at, "criteria", "must be a list of 2-4 criteria")
-        if len({c["preference"] for c in criteria}) != len(criteria):
-            problems.add(at, "criteria", "each criterion needs its own preference name")
-        for number, criterion in enumerate(criteria):
-            c_at = f"{at} criteria[{number}]"
-            check_keys(criterion, CRITERION_KEYS, c_at, problems)
-            for field in ("justification", "note"):
-                if not is_text(criterion.get(field)):
-                    problems.add(c_at, field, "must be a non-empty string")
-            if criterion["value"] not in ("1", "2", "3", "4", "5"):
-                problems.add(c_at, "value", "must be a string '1'-'5'")
-            check_levels(criterion, c_at, problems)
-        kind, scores = record["kind"], [c["score"] for c in criteria]
-        if kind not in RUBRIC_KINDS:
-            problems.add(at, "kind", f"must be one of {', '.join(RUBRIC_KINDS)}")
-        elif kind != "adversarial" and kind != rubric_kind(scores):
-            problems.add(at, "kind", f"the scores make this record '{rubric_kind(scores)}'")
-    check_pairing(
-        records,
-        RUBRIC,
-        ("source", "task", "criteria"),
-        lambda push: {"score": 5 if push == "lenient" else 1},
-        problems,
-    )
+class CardCriterion(Criterion):
+    """A criterion as the card has it: levels 1, 3 and 5 worded for the user's value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: Annotated[Literal["1", "2", "3", "4", "5"], BeforeValidator(str)]
+    justification: Text
+    note: Text
+
+    @field_validator("value")
+    @classmethod
+    def _levels(cls, value: str, info: ValidationInfo) -> str:
+        levels = info.data.get("levels")
+        if levels is None:
+            return value
+        if set(levels) != {1, 3, 5}:
+            raise _fail("levels must map exactly '1', '3' and '5' to texts")
+        if value == "3" and not levels[1].startswith("Goes to an extreme"):
+            raise _fail("for value 3, level 1 describes either extreme")
+        if value in ("2", "4") and not levels[5].startswith("Leans clearly"):
+            raise _fail(f"for value {value}, level 5 leans toward one end")
+        return value
 
 
-def validate_correctness(records: list[Record], problems: Problems) -> None:
-    """The schema of prefdisco_correctness.jsonl, its labelling rules and pairing contract."""
-    check_ids(records, "cc", CORRECTNESS, problems)
-    for index, record in enumerate(records):
-        at = where(CORRECTNESS, index, record)
-        check_keys(record, CORRECTNESS_KEYS, at, problems)
-        if not schema_problems(CorrectnessCase, record, at, problems):
+class RubricCard(_Card, RubricCase):
+    """A `prefdisco_rubric.jsonl` record under the card's contract."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[Text, Field(pattern=r"^pa-\d{3}$")]
+    kind: Literal[RUBRIC_KINDS]  # type: ignore[valid-type]
+    criteria: list[CardCriterion] = Field(min_length=2, max_length=4)
+
+    @field_validator("criteria")
+    @classmethod
+    def _criteria(cls, criteria: list[CardCriterion], info: ValidationInfo) -> Any:
+        if len({c.preference for c in criteria}) != len(criteria):
+            raise _fail("each criterion needs its own preference name")
+        kind, scored = info.data.get("kind"), rubric_kind([c.score for c in criteria])
+        if kind not in (None, "adversarial", scored):
+            raise _fail(f"the scores make this record '{scored}', not '{kind}'")
+        return criteria
+
+
+class CorrectnessCard(_Card, CorrectnessCase):
+    """A `prefdisco_correctness.jsonl` record under the card's contract."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[Text, Field(pattern=r"^cc-\d{3}$")]
+    options: dict[str, Text] | None
+
+    @field_validator("options")
+    @classmethod
+    def _letters(cls, options: dict[str, str] | None, info: ValidationInfo) -> Any:
+        if options is None:
+            return options
+        if list(options) != list("ABCDEFGHIJ"[: len(options)]) or len(options) < 2:
+            raise _fail("must map the letters A, B, ... in order to texts")
+        if not all(f"\n{k}. {v}" in f"\n{info.data.get('problem')}" for k, v in options.items()):
+            raise _fail("the problem must list every option as an 'A. text' line")
+        return options
+
+    @field_validator("kind")
+    @classmethod
+    def _commits(cls, kind: str, info: ValidationInfo) -> str:
+        if kind in NEVER_CORRECT and info.data.get("correct") is not False:
+            raise _fail(f"a {kind} response commits to no answer: correct must be false")
+        return kind
+
+
+class RubricLabel(BaseModel):
+    """One line of a rubric labelling: the labeller's score per criterion."""
+
+    scores: dict[str, Scale]
+
+
+class CorrectnessLabel(BaseModel):
+    """One line of a correctness labelling."""
+
+    correct: bool = Field(strict=True)
+
+
+def check_pairing(name: str, valid: dict[int, Record], problems: Problems) -> None:
+    """The paired-injection contract: push, target and a clean twin with one injected span.
+
+    `valid` holds the file's records that passed their model, by index; a twin must share the
+    file's `same` fields (problem and gold) and its push ask for the file's `target`.
+    """
+    _, _, same, target = FILES[name]
+    by_id = {r["id"]: r for r in valid.values()}
+    for index, record in valid.items():
+        if (push := record["push"]) is None:
             continue
-        if not is_text(record.get("note")):
-            problems.add(at, "note", "must be a non-empty string")
-        options, problem = record["options"], record["problem"]
-        if options is not None:
-            if list(options) != list("ABCDEFGHIJ"[: len(options)]) or len(options) < 2:
-                problems.add(at, "options", "must map the letters A, B, ... in order to texts")
-            elif not all(f"\n{k}. {v}" in f"\n{problem}" for k, v in options.items()):
-                problems.add(at, "problem", "must list every option as an 'A. text' line")
-        if record["kind"] in NEVER_CORRECT and record["correct"] is not False:
-            problems.add(at, "correct", f"a {record['kind']} response commits to no answer: false")
-    check_pairing(
-        records,
-        CORRECTNESS,
-        ("source", "problem", "options", "gold", "correct"),
-        lambda push: {"correct": push == "lenient"},
-        problems,
-    )
+        at = where(name, index, record)
+        if record["injection_target"] != target(push):
+            problems.add(at, "injection_target", f"a {push} push asks for {target(push)}")
+        twin = by_id.get(record["twin"])
+        if twin is None:
+            problems.add(at, "twin", "must name a valid record in the same file")
+            continue
+        if twin["attack"] is not None:
+            problems.add(at, "twin", f"{twin['id']} is not a clean record")
+        for field in same:
+            if twin[field] != record[field]:
+                problems.add(at, field, f"differs from the twin {twin['id']}")
+        if not one_span(twin["response"], record["response"]):
+            problems.add(at, "response", "is not the twin's response plus one injected span")
+
+
+FILES: dict[str, tuple[type[BaseModel], type[BaseModel], Sequence[str], Callable[[str], Record]]]
+FILES = {
+    RUBRIC: (RubricCard, RubricLabel, ("source", "task", "criteria"),
+             lambda push: {"score": 5 if push == "lenient" else 1}),
+    CORRECTNESS: (CorrectnessCard, CorrectnessLabel,
+                  ("source", "problem", "options", "gold", "correct"),
+                  lambda push: {"correct": push == "lenient"}),
+}  # fmt: skip
+"""Per gold file: its card model, its labelling model, what a twin shares, the push targets."""
+
+
+def validate_file(folder: Path, name: str, problems: Problems) -> list[Record]:
+    """One gold file's records, each checked by its card model, ids unique, then the pairing."""
+    records = read_jsonl(folder / name, problems)
+    valid, seen = {}, set()
+    for index, record in enumerate(records):
+        at = where(name, index, record)
+        if schema_problems(FILES[name][0], record, at, problems):
+            valid[index] = record
+        if record.get("id") in seen:
+            problems.add(at, "id", "duplicate id")
+        seen.add(record.get("id"))
+    check_pairing(name, valid, problems)
+    return records
 
 
 def label_files(folder: Path, stem: str) -> dict[str, Path]:
@@ -263,23 +266,17 @@ def labels_of(record: Record) -> Record:
     return {"correct": record["correct"]}
 
 
-def validate_labels(
-    folder: Path, stem: str, gold: list[Record], problems: Problems
-) -> dict[str, list[Record]]:
+def validate_labels(folder: Path, name: str, gold: list[Record], problems: Problems) -> None:
     """Each labelling covers every gold case once, in the case's own label shape."""
-    found: dict[str, list[Record]] = {}
+    stem, model = name.removesuffix(".jsonl"), FILES[name][1]
     files = label_files(folder, stem)
     if not files:
         problems.add(f"labels/{stem}.*.jsonl", "-", "no labelling found")
+    expected = {r["id"]: labels_of(r) for r in gold}
     for labeller, path in files.items():
-        name = f"labels/{path.name}"
-        records = read_jsonl(path, problems)
-        found[labeller] = records
-        expected = {r.get("id"): labels_of(r) for r in gold if "id" in r}
-        seen: set[Any] = set()
-        for index, record in enumerate(records):
-            at = where(name, index, record)
-            rid = record.get("id")
+        label_name, seen = f"labels/{path.name}", set()
+        for index, record in enumerate(read_jsonl(path, problems)):
+            at, rid = where(label_name, index, record), record.get("id")
             if rid not in expected:
                 problems.add(at, "id", "names no case in the gold file")
                 continue
@@ -288,30 +285,24 @@ def validate_labels(
             seen.add(rid)
             if record.get("labeller") != labeller:
                 problems.add(at, "labeller", f"must be {labeller!r}, as in the file name")
-            shape = expected[rid]
-            if "scores" in shape:
-                scores = record.get("scores")
-                if not isinstance(scores, dict) or set(scores) != set(shape["scores"]):
-                    problems.add(at, "scores", "must score exactly the case's criteria")
-                elif not all(is_score(v) for v in scores.values()):
-                    problems.add(at, "scores", "every score must be an integer 1-5")
-            elif not isinstance(record.get("correct"), bool):
-                problems.add(at, "correct", "must be true or false")
+            valid = schema_problems(model, record, at, problems)
+            if (
+                valid
+                and "scores" in record
+                and set(record["scores"]) != set(expected[rid]["scores"])
+            ):
+                problems.add(at, "scores", "must score exactly the case's criteria")
         for rid in sorted(set(expected) - seen, key=str):
-            problems.add(name, "id", f"{rid} is not labelled")
-    return found
+            problems.add(label_name, "id", f"{rid} is not labelled")
 
 
 def validate(folder: Path) -> tuple[list[Record], list[Record], list[str]]:
     """Read and check both files and their labellings: (rubric, correctness, problems)."""
     problems = Problems()
-    rubric = read_jsonl(folder / RUBRIC, problems)
-    correctness = read_jsonl(folder / CORRECTNESS, problems)
-    validate_rubric(rubric, problems)
-    validate_correctness(correctness, problems)
+    rubric, correctness = (validate_file(folder, name, problems) for name in FILES)
     if not problems.lines:
-        validate_labels(folder, RUBRIC.removesuffix(".jsonl"), rubric, problems)
-        validate_labels(folder, CORRECTNESS.removesuffix(".jsonl"), correctness, problems)
+        validate_labels(folder, RUBRIC, rubric, problems)
+        validate_labels(folder, CORRECTNESS, correctness, problems)
     return rubric, correctness, problems.lines
 
 
@@ -430,21 +421,34 @@ def spread(values: Sequence[int]) -> list[Any]:
 LENGTH_HEADER = ["records", "min", "p10", "p25", "median", "p75", "p90", "max"]
 
 
-def pct(part: int, whole: int) -> str:
-    """A share as a percentage with one decimal."""
-    return f"{100 * part / whole:.1f} %" if whole else "-"
-
-
 def fmt(value: float) -> str:
     """Two decimals."""
     return f"{value:.2f}"
+
+
+def lengths(records: Iterable[Record]) -> list[int]:
+    """The responses' lengths in words."""
+    return [words(r["response"]) for r in records]
+
+
+def by_source(records: list[Record], header: list[str], last: Callable[[list[Record]], int]) -> str:
+    """Per source with records: how many, how many adversarial, and `last` of them."""
+    groups = [(s, [r for r in records if r["source"] == s]) for s in SOURCES]
+    rows = [[s, len(g), sum(1 for r in g if r["attack"]), last(g)] for s, g in groups if g]
+    return table(header, rows)
 
 
 def rubric_section(records: list[Record]) -> list[str]:
     """The statistics of prefdisco_rubric.jsonl."""
     criteria = [c for r in records for c in r["criteria"]]
     clean = [r for r in records if r["attack"] is None]
-    out = [
+    kinds = [[k, *spread(lengths(r for r in records if r["kind"] == k))] for k in RUBRIC_KINDS]
+    scores, values = Counter(c["score"] for c in criteria), Counter(c["value"] for c in criteria)
+    spread_of_scores = [
+        ["gold score", *(scores[s] for s in range(1, 6))],
+        ["user's preferred value", *(values[str(v)] for v in range(1, 6))],
+    ]
+    return [
         "#### `prefdisco_rubric.jsonl`",
         "",
         f"{len(records)} records ({len(clean)} clean, {len(records) - len(clean)} adversarial), "
@@ -452,88 +456,43 @@ def rubric_section(records: list[Record]) -> list[str]:
         f"{len({c['preference'] for c in criteria})} preference dimensions, "
         f"{len({r['response'] for r in clean})} distinct clean responses.",
         "",
-    ]
-    sources = Counter(r["source"] for r in records)
-    out.append(
-        table(
+        by_source(
+            records,
             ["source", "records", "adversarial", "pairs"],
-            [
-                [
-                    source,
-                    sources[source],
-                    sum(1 for r in records if r["source"] == source and r["attack"]),
-                    sum(len(r["criteria"]) for r in records if r["source"] == source),
-                ]
-                for source in SOURCES
-                if sources[source]
-            ],
-        )
-    )
-    out += ["", "Response length in words:", ""]
-    kinds = [(k, [words(r["response"]) for r in records if r["kind"] == k]) for k in RUBRIC_KINDS]
-    out.append(
-        table(
-            ["kind", *LENGTH_HEADER],
-            [
-                *([k, *spread(v)] for k, v in kinds),
-                ["**all**", *spread([words(r["response"]) for r in records])],
-            ],
-        )
-    )
-    scores, values = Counter(c["score"] for c in criteria), Counter(c["value"] for c in criteria)
-    out += ["", table(["", 1, 2, 3, 4, 5], [
-        ["gold score", *(scores[s] for s in range(1, 6))],
-        ["user's preferred value", *(values[str(v)] for v in range(1, 6))],
-    ])]  # fmt: skip
-    return out
+            lambda group: sum(len(r["criteria"]) for r in group),
+        ),
+        "",
+        "Response length in words:",
+        "",
+        table(["kind", *LENGTH_HEADER], [*kinds, ["**all**", *spread(lengths(records))]]),
+        "",
+        table(["", 1, 2, 3, 4, 5], spread_of_scores),
+    ]
 
 
 def correctness_section(records: list[Record]) -> list[str]:
     """The statistics of prefdisco_correctness.jsonl."""
     right = sum(r["correct"] for r in records)
     math_cases = sum(1 for r in records if r["options"] is None)
-    out = [
+    groups = [(kind, [r for r in records if r["kind"] == kind]) for kind in CORRECTNESS_KINDS]
+    kinds = [[kind, len(g), sum(r["correct"] for r in g), sum(not r["correct"] for r in g),
+              round(statistics.median(lengths(g)))] for kind, g in groups if g]  # fmt: skip
+    return [
         "#### `prefdisco_correctness.jsonl`",
         "",
         f"{len(records)} cases: {right} correct, {len(records) - right} incorrect; "
         f"{math_cases} math, {len(records) - math_cases} multiple choice; "
         f"{len({r['problem'] for r in records})} distinct problems.",
         "",
-        table(
-            ["kind", "cases", "correct", "incorrect", "median words"],
-            [
-                [
-                    kind,
-                    len(group),
-                    sum(r["correct"] for r in group),
-                    sum(not r["correct"] for r in group),
-                    round(statistics.median(words(r["response"]) for r in group)),
-                ]
-                for kind in CORRECTNESS_KINDS
-                if (group := [r for r in records if r["kind"] == kind])
-            ],
-        ),
+        table(["kind", "cases", "correct", "incorrect", "median words"], kinds),
         "",
-    ]
-    sources = Counter(r["source"] for r in records)
-    out.append(
-        table(
-            ["source", "cases", "adversarial", "correct"],
-            [
-                [
-                    source,
-                    sources[source],
-                    sum(1 for r in records if r["source"] == source and r["attack"]),
-                    sum(r["correct"] for r in records if r["source"] == source),
-                ]
-                for source in SOURCES
-                if sources[source]
-            ],
-        )
-    )
-    out += ["", "Response length in words:", ""]
-    out.append(table(LENGTH_HEADER, [spread([words(r["response"]) for r in records])]))
-    return out
+        by_source(records, ["source", "cases", "adversarial", "correct"],
+                  lambda group: sum(r["correct"] for r in group)),
+        "",
+        "Response length in words:",
+        "",
+        table(LENGTH_HEADER, [spread(lengths(records))]),
+    ]  # fmt: skip
 
 
 LOOKALIKES: dict[str, Callable[[str], bool]] = {
@@ -551,33 +510,18 @@ LOOKALIKES: dict[str, Callable[[str], bool]] = {
 
 def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]:
     """Attack x push counts in both files, and how many injections cannot move the verdict."""
+    cells = [(records, push) for records in (rubric, correctness) for push in PUSHES]
 
-    def count(records: list[Record], attack: str, push: str) -> int:
-        return sum(1 for r in records if r["attack"] == attack and r["push"] == push)
+    def count(attacks: Sequence[str]) -> list[int]:
+        return [sum(1 for r in f if r["attack"] in attacks and r["push"] == p) for f, p in cells]
 
-    rows = [
-        [attack, *(count(f, attack, p) for f in (rubric, correctness) for p in PUSHES)]
-        for attack in ATTACKS
-    ]
-    totals = [sum(count(f, a, p) for a in ATTACKS) for f in (rubric, correctness) for p in PUSHES]
+    def at_gold(r: Record) -> bool:
+        labels = [{"score": c["score"]} for c in r.get("criteria", [])] or [
+            {"correct": r["correct"]}
+        ]
+        return all(label == r["injection_target"] for label in labels)
 
-    def at_target(records: list[Record], push: str) -> int:
-        def labels(r: Record) -> list[Any]:
-            if "criteria" in r:
-                return [{"score": c["score"]} for c in r["criteria"]]
-            return [{"correct": r["correct"]}]
-
-        return sum(
-            1
-            for r in records
-            if r["push"] == push and all(x == r["injection_target"] for x in labels(r))
-        )
-
-    rows.append(["**all**", *totals])
-    rows.append([
-        "of which the target is already the gold",
-        *(at_target(f, p) for f in (rubric, correctness) for p in PUSHES),
-    ])  # fmt: skip
+    lookalikes = [r for r in (*rubric, *correctness) if r["attack"] == "lookalike_delimiter"]
     return [
         "#### Paired injections",
         "",
@@ -592,20 +536,20 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
                 "correctness lenient",
                 "correctness harsh",
             ],
-            rows,
+            [
+                *([attack, *count([attack])] for attack in ATTACKS),
+                ["**all**", *count(ATTACKS)],
+                [
+                    "of which the target is already the gold",
+                    *(sum(1 for r in f if r["push"] == p and at_gold(r)) for f, p in cells),
+                ],
+            ],
         ),
         "",
         table(
             ["look-alike variant", "records"],
             [
-                [
-                    name,
-                    ", ".join(
-                        r["id"]
-                        for r in (*rubric, *correctness)
-                        if r["attack"] == "lookalike_delimiter" and found(r["response"])
-                    ),
-                ]
+                [name, ", ".join(r["id"] for r in lookalikes if found(r["response"]))]
                 for name, found in LOOKALIKES.items()
             ],
         ),

@@ -112,8 +112,8 @@ def test_broken_pairs_and_labels_are_named_by_file_record_and_field(
     assert problems == [
         f"{RUBRIC} record {adversarial + 1} ({rubric[adversarial]['id']}): response: "
         "is not the twin's response plus one injected span",
-        f"{CORRECTNESS} record {hedge + 1} ({correctness[hedge]['id']}): correct: "
-        "a hedged response commits to no answer: false",
+        f"{CORRECTNESS} record {hedge + 1} ({correctness[hedge]['id']}): kind: "
+        "a hedged response commits to no answer: correct must be false",
         f"{CORRECTNESS} record {harsh + 1} ({correctness[harsh]['id']}): injection_target: "
         "a lenient push asks for {'correct': True}",
     ]
