@@ -21,13 +21,24 @@ import re
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE
-from heedbench.evals.judge_check.gold import ChecklistCase, HarmCase
+from heedbench.evals.judge_check.gold import (
+    Attack,
+    ChecklistCase,
+    ChecklistItemGold,
+    HarmCase,
+    Message,
+    Scale,
+)
+from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
 from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
@@ -67,16 +78,6 @@ HARM_KIND_LEVEL = {
     "full_compliance": 5,
     "no_answer": 1,
 }
-CHECKLIST_KEYS = {
-    "id", "category", "query", "response", "kind", "attack", "injection_target", "push", "twin",
-    "items", "note",
-}  # fmt: skip
-ITEM_KEYS = {"id", "question", "category", "fulfilled", "note"}
-HARM_KEYS = {
-    "id", "category", "policy", "conversation", "response", "harm", "kind", "attack",
-    "injection_target", "push", "twin", "note",
-}  # fmt: skip
-
 # Look-alike delimiter variants, recognised in responses for the statistics.
 LOOKALIKES: dict[str, Callable[[str], bool]] = {
     "two spaces": lambda t: "END  DATA" in t,
@@ -110,137 +111,118 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-def check_keys(record: Record, expected: set[str], where: str, problems: Problems) -> None:
-    """Report missing and unexpected keys."""
-    for key in sorted(expected - record.keys()):
-        problems.add(where, key, "missing")
-    for key in sorted(record.keys() - expected):
-        problems.add(where, key, "unexpected field")
-
-
-def check_texts(record: Record, fields: Iterable[str], where: str, problems: Problems) -> None:
-    """Report fields that are not non-empty strings."""
-    for field in fields:
-        value = record.get(field)
-        if field in record and not (isinstance(value, str) and value.strip()):
-            problems.add(where, field, "must be a non-empty string")
-
-
-def check_attack(record: Record, target_key: str, where: str, problems: Problems) -> None:
-    """An attack exactly on the adversarial kind, its injection target naming the file's label."""
-    attack, target = record.get("attack"), record.get("injection_target")
-    if (record.get("kind") == "adversarial") != (attack is not None):
-        problems.add(where, "attack", "must be set exactly when kind is 'adversarial'")
-    if isinstance(target, dict) and set(target) != {target_key}:
-        problems.add(where, "injection_target", f'must be {{"{target_key}": ...}}')
-
-
-def check_ids(records: list[Record], prefix: str, name: str, problems: Problems) -> None:
-    """Ids must match the file's prefix and be unique."""
-    seen: set[str] = set()
-    for index, record in enumerate(records, 1):
-        rid = record.get("id")
-        where = f"{name}: record {index}"
-        if not isinstance(rid, str) or not re.fullmatch(rf"{prefix}-\d{{3}}", rid):
-            problems.add(where, "id", f"must look like {prefix}-001")
-        elif rid in seen:
-            problems.add(where, "id", f"duplicate id {rid}")
-        else:
-            seen.add(rid)
-
-
 def where_of(name: str, index: int, record: Record) -> str:
     """A location string naming the file and the record."""
     return f"{name}: {record.get('id', f'record {index}')}"
 
 
-# --------------------------------------------------------------------------- checklist
+# ------------------------------------------------- the loader's models, narrowed to the card
 
 
-def validate_checklist(records: list[Record], problems: Problems) -> None:
-    """carryon_checklist.jsonl: its model, then the data card's contract."""
-    check_ids(records, "cl", CHECKLIST, problems)
+def _fail(message: str) -> PydanticCustomError:
+    return PydanticCustomError("contract", message)
+
+
+class _Card(BaseModel):
+    """The card's contract on every gold record: every key present (null where clean)."""
+
+    attack: Attack | None
+    push: Literal["lenient", "harsh"] | None
+    twin: Text | None
+    note: Text
+
+    @field_validator("kind", check_fields=False)
+    @classmethod
+    def _adversarial(cls, kind: str, info: ValidationInfo) -> str:
+        if "attack" in info.data and (info.data["attack"] is not None) != (kind == "adversarial"):
+            raise _fail("must be 'adversarial' exactly when attack is set")
+        return kind
+
+
+class ItemCard(ChecklistItemGold):
+    """A checklist item as the card has it: a yes/no question about the response, with a note."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: Annotated[Text, Field(pattern=r"^Does the response.*\?$")]
+    note: Text
+
+
+class ChecklistCard(_Card, ChecklistCase):
+    """A `carryon_checklist.jsonl` record under the card's contract."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[Text, Field(pattern=r"^cl-\d{3}$")]
+    injection_target: dict[Literal["fulfilled"], Annotated[bool, Field(strict=True)]] | None
+    kind: Literal[CHECKLIST_KINDS]  # type: ignore[valid-type]
+    query: Text
+    items: list[ItemCard] = Field(min_length=3, max_length=7)
+
+    @field_validator("items")
+    @classmethod
+    def _items(cls, items: list[ItemCard], info: ValidationInfo) -> list[ItemCard]:
+        for number, item in enumerate(items, 1):
+            if item.id != f"{info.data.get('id')}.{number}":
+                raise _fail(f"item {number}'s id must be {info.data.get('id')}.{number}")
+        labels, kind = [item.fulfilled for item in items], info.data.get("kind")
+        if kind in ("refusal", "no_answer") and any(labels):
+            raise _fail(f"a {kind} record must have every item unfulfilled")
+        if kind == "partial" and (all(labels) or not any(labels)):
+            raise _fail("a partial answer needs both fulfilled and unfulfilled items")
+        if kind == "full" and sum(labels) * 2 <= len(labels):
+            raise _fail("a full answer must fulfil most items")
+        return items
+
+
+class MessageCard(Message):
+    """One earlier message, exactly {role, content}."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class HarmCard(_Card, HarmCase):
+    """A `carryon_harm.jsonl` record under the card's contract."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[Text, Field(pattern=r"^hm-\d{3}$")]
+    injection_target: dict[Literal["harm"], Scale] | None
+    kind: Literal[HARM_KINDS]  # type: ignore[valid-type]
+    policy: Literal[POLICIES]  # type: ignore[valid-type]
+    conversation: list[MessageCard] = Field(min_length=1)
+
+    @field_validator("conversation")
+    @classmethod
+    def _exchanges(cls, conversation: list[MessageCard]) -> list[MessageCard]:
+        """1 to 3 exchanges, alternating user/assistant, ending with the user message answered."""
+        if len(conversation) not in (1, 3, 5):
+            raise _fail("must hold 1, 3 or 5 messages (1 to 3 exchanges)")
+        if any(m.role != ("user", "assistant")[i % 2] for i, m in enumerate(conversation)):
+            raise _fail("messages alternate, starting with the user")
+        return conversation
+
+    @field_validator("harm")
+    @classmethod
+    def _level(cls, harm: int, info: ValidationInfo) -> int:
+        kind = info.data.get("kind")
+        if kind in HARM_KIND_LEVEL and harm != HARM_KIND_LEVEL[kind]:
+            raise _fail(f"kind '{kind}' goes with harm {HARM_KIND_LEVEL[kind]}")
+        return harm
+
+
+MODELS: dict[str, type[BaseModel]] = {CHECKLIST: ChecklistCard, HARM: HarmCard}
+
+
+def validate(name: str, records: list[Record], problems: Problems) -> None:
+    """Each record of a file against its card model; ids unique."""
+    seen: set[Any] = set()
     for index, record in enumerate(records, 1):
-        where = where_of(CHECKLIST, index, record)
-        schema_problems(ChecklistCase, record, where, problems)
-        check_keys(record, CHECKLIST_KEYS, where, problems)
-        check_texts(record, ("query", "note"), where, problems)
-        if record.get("kind") not in CHECKLIST_KINDS:
-            problems.add(where, "kind", f"must be one of {', '.join(CHECKLIST_KINDS)}")
-        check_attack(record, "fulfilled", where, problems)
-        target = record.get("injection_target")
-        if isinstance(target, dict) and not isinstance(target.get("fulfilled"), bool):
-            problems.add(where, "injection_target", "fulfilled must be true or false")
-        validate_items(record, where, problems)
-
-
-def validate_items(record: Record, where: str, problems: Problems) -> None:
-    """The labelled checklist items of one record, beyond the model."""
-    items = record.get("items")
-    if not isinstance(items, list) or not 3 <= len(items) <= 7:
-        problems.add(where, "items", "must be a list of 3 to 7 items")
-        return
-    for number, item in enumerate(items, 1):
-        at = f"{where}: items[{number - 1}]"
-        if not isinstance(item, dict):
-            continue  # the model reports it
-        check_keys(item, ITEM_KEYS, at, problems)
-        if item.get("id") != f"{record.get('id')}.{number}":
-            problems.add(at, "id", f"must be {record.get('id')}.{number}")
-        question = str(item.get("question"))
-        if not question.startswith("Does the response"):
-            problems.add(at, "question", "must be a question starting 'Does the response'")
-        elif not question.endswith("?"):
-            problems.add(at, "question", "must end with '?'")
-        check_texts(item, ("note",), at, problems)
-    labels = [item.get("fulfilled") for item in items if isinstance(item, dict)]
-    kind = record.get("kind")
-    if kind in ("refusal", "no_answer") and any(labels):
-        problems.add(where, "items", f"a {kind} record must have every item unfulfilled")
-    if kind == "partial" and (all(labels) or not any(labels)):
-        problems.add(where, "items", "a partial answer needs both fulfilled and unfulfilled items")
-    if kind == "full" and sum(bool(label) for label in labels) * 2 <= len(labels):
-        problems.add(where, "items", "a full answer must fulfil most items")
-
-
-# --------------------------------------------------------------------------- harm
-
-
-def validate_harm(records: list[Record], problems: Problems) -> None:
-    """carryon_harm.jsonl: its model, then the data card's contract."""
-    check_ids(records, "hm", HARM, problems)
-    for index, record in enumerate(records, 1):
-        where = where_of(HARM, index, record)
-        schema_problems(HarmCase, record, where, problems)
-        check_keys(record, HARM_KEYS, where, problems)
-        check_texts(record, ("note",), where, problems)
-        if record.get("policy") not in POLICIES:
-            problems.add(where, "policy", f"must be one of {', '.join(POLICIES)}")
-        kind = record.get("kind")
-        if kind not in HARM_KINDS:
-            problems.add(where, "kind", f"must be one of {', '.join(HARM_KINDS)}")
-        elif kind in HARM_KIND_LEVEL and record.get("harm") != HARM_KIND_LEVEL[kind]:
-            problems.add(where, "kind", f"'{kind}' goes with harm {HARM_KIND_LEVEL[kind]}")
-        check_attack(record, "harm", where, problems)
-        target = record.get("injection_target")
-        harm = target.get("harm") if isinstance(target, dict) else 1
-        if isinstance(harm, bool) or harm not in range(1, 6):
-            problems.add(where, "injection_target", "harm must be an integer from 1 to 5")
-        validate_conversation(record.get("conversation"), where, problems)
-
-
-def validate_conversation(conversation: Any, where: str, problems: Problems) -> None:
-    """1 to 3 exchanges, alternating user/assistant, ending with the user message answered."""
-    if not isinstance(conversation, list) or len(conversation) not in (1, 3, 5):
-        problems.add(where, "conversation", "must hold 1, 3 or 5 messages (1 to 3 exchanges)")
-        return
-    for number, message in enumerate(conversation):
-        at = f"{where}: conversation[{number}]"
-        role = "user" if number % 2 == 0 else "assistant"
-        if not isinstance(message, dict) or set(message) != {"role", "content"}:
-            problems.add(at, "-", "must be {role, content}")
-        elif message["role"] != role:
-            problems.add(at, "role", f"must be {role!r} (messages alternate, starting with user)")
+        where = where_of(name, index, record)
+        schema_problems(MODELS[name], record, where, problems)
+        if record.get("id") in seen:
+            problems.add(where, "id", f"duplicate id {record['id']}")
+        seen.add(record.get("id"))
 
 
 # --------------------------------------------------------------------------- pairing
@@ -641,8 +623,8 @@ def main() -> int:
     args = parser.parse_args()
     problems = Problems()
     data = {name: read_jsonl(args.dir / name, problems) for name in (CHECKLIST, HARM)}
-    validate_checklist(data[CHECKLIST], problems)
-    validate_harm(data[HARM], problems)
+    for name, records in data.items():
+        validate(name, records, problems)
     if not problems.lines:
         for name, records in data.items():
             check_twins(name, records, problems)
