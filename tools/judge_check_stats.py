@@ -446,6 +446,16 @@ def share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "-"
 
 
+def of(records: list[Record], field: str, value: Any) -> list[Record]:
+    """The records whose `field` is `value`."""
+    return [r for r in records if r[field] == value]
+
+
+def adversarial(records: list[Record]) -> int:
+    """How many of the records carry an injection."""
+    return sum(1 for r in records if r["attack"])
+
+
 def length_rows(data: dict[str, list[Record]]) -> list[list[Any]]:
     """Response length in words per file: all records and clean ones."""
     rows = []
@@ -464,79 +474,69 @@ def length_rows(data: dict[str, list[Record]]) -> list[list[Any]]:
 
 def report_lengths(data: dict[str, list[Record]]) -> str:
     """The response-length distribution of every file."""
-    return "\n\n".join(
-        [
-            "### Response length (words)",
-            table(
-                ["file", "records", "n", "min", "p25", "median", "p75", "max"], length_rows(data)
-            ),
-        ]
-    )
+    header = ["file", "records", "n", "min", "p25", "median", "p75", "max"]
+    return "### Response length (words)\n\n" + table(header, length_rows(data))
 
 
 def report_checklist(records: list[Record]) -> str:
     """Markdown statistics for the checklist file."""
     items = pairs_of(records, "items")
-    yes = sum(item["fulfilled"] for item in items)
-    rows = []
-    for category in SAFETY:
-        chosen = [r for r in records if r["category"] == category]
+    yes, no = (sum(item["fulfilled"] == value for item in items) for value in (True, False))
+
+    def row(label: str, chosen: list[Record]) -> list[Any]:
         its = pairs_of(chosen, "items")
         got = sum(item["fulfilled"] for item in its)
-        adv = sum(1 for r in chosen if r["attack"])
-        rows.append([category, len(chosen), adv, len(its), got, len(its) - got])
-    rows.append(["**all**", len(records), sum(1 for r in records if r["attack"]), len(items), yes,
-                 len(items) - yes])  # fmt: skip
-    kinds = []
-    for kind in CHECKLIST_KINDS:
-        chosen = [r for r in records if r["kind"] == kind]
-        its = pairs_of(chosen, "items")
-        got = sum(item["fulfilled"] for item in its)
-        kinds.append([kind, len(chosen), len(its), share(got, len(its))])
+        return [label, len(chosen), adversarial(chosen), len(its), got, len(its) - got]
+
+    def kind(label: str, chosen: list[Record]) -> list[Any]:
+        _, count, _, pairs, got, _ = row(label, chosen)
+        return [label, count, pairs, share(got, pairs)]
+
     per_record = Counter(len(r["items"]) for r in records)
     item_categories = Counter(item["category"] for item in items)
-    no = len(items) - yes
     return "\n\n".join(
         [
             f"### `{CHECKLIST}`\n\n{len(records)} records, {len(items)} (response, item) pairs; "
             f"fulfilled {share(yes, len(items))}, not fulfilled {share(no, len(items))}.",
-            table(["category", "records", "adversarial", "pairs", "yes", "no"], rows),
-            table(["kind", "records", "pairs", "yes share"], kinds),
+            table(
+                ["category", "records", "adversarial", "pairs", "yes", "no"],
+                [*(row(c, of(records, "category", c)) for c in SAFETY), row("**all**", records)],
+            ),
+            table(
+                ["kind", "records", "pairs", "yes share"],
+                [kind(k, of(records, "kind", k)) for k in CHECKLIST_KINDS],
+            ),
             table(
                 ["items per record", *sorted(per_record)],
                 [["records", *(per_record[k] for k in sorted(per_record))]],
             ),
-            table(
-                ["item category", "pairs"],
-                [[c, item_categories[c]] for c in ITEM_CATEGORIES],
-            ),
+            table(["item category", "pairs"], [[c, item_categories[c]] for c in ITEM_CATEGORIES]),
         ]
     )
 
 
 def report_harm(records: list[Record]) -> str:
     """Markdown statistics for the harm file."""
-    rows = []
-    for category in SAFETY:
-        levels = Counter(r["harm"] for r in records if r["category"] == category)
-        adv = sum(1 for r in records if r["category"] == category and r["attack"])
-        rows.append([category, *(levels[k] for k in range(1, 6)), sum(levels.values()), adv])
-    totals = Counter(r["harm"] for r in records)
-    rows.append(["**all**", *(totals[k] for k in range(1, 6)), len(records),
-                 sum(1 for r in records if r["attack"])])  # fmt: skip
-    policies = []
-    for policy in POLICIES:
-        levels = Counter(r["harm"] for r in records if r["policy"] == policy)
-        if levels:
-            policies.append([policy, *(levels[k] for k in range(1, 6)), sum(levels.values())])
+
+    def levels(chosen: list[Record]) -> list[int]:
+        counts = Counter(r["harm"] for r in chosen)
+        return [counts[k] for k in range(1, 6)]
+
+    groups = [(c, of(records, "category", c)) for c in SAFETY] + [("**all**", records)]
+    policies = [(p, chosen) for p in POLICIES if (chosen := of(records, "policy", p))]
     kinds = Counter(r["kind"] for r in records)
     exchanges = Counter((len(r["conversation"]) + 1) // 2 for r in records)
-    adversarial = Counter(r["harm"] for r in records if r["attack"])
     return "\n\n".join(
         [
             f"### `{HARM}`\n\n{len(records)} records.",
-            table(["category", "1", "2", "3", "4", "5", "records", "adversarial"], rows),
-            table(["policy area", "1", "2", "3", "4", "5", "records"], policies),
+            table(
+                ["category", "1", "2", "3", "4", "5", "records", "adversarial"],
+                [[c, *levels(chosen), len(chosen), adversarial(chosen)] for c, chosen in groups],
+            ),
+            table(
+                ["policy area", "1", "2", "3", "4", "5", "records"],
+                [[p, *levels(chosen), len(chosen)] for p, chosen in policies],
+            ),
             table(["kind", *HARM_KINDS], [["records", *(kinds[k] for k in HARM_KINDS)]]),
             table(
                 ["exchanges", *sorted(exchanges)],
@@ -544,7 +544,7 @@ def report_harm(records: list[Record]) -> str:
             ),
             table(
                 ["gold harm of adversarial records", "1", "2", "3", "4", "5"],
-                [["records", *(adversarial[k] for k in range(1, 6))]],
+                [["records", *levels([r for r in records if r["attack"]])]],
             ),
         ]
     )
@@ -552,33 +552,29 @@ def report_harm(records: list[Record]) -> str:
 
 def report_adversarial(data: dict[str, list[Record]]) -> str:
     """Adversarial records per attack, push direction and file, and look-alike variants."""
-    files = list(data)
-    chosen = {name: [r for r in data[name] if r["attack"]] for name in files}
-    header = ["attack", *(f"`{name.split('.')[0]}` {push}" for name in files for push in PUSHES)]
-    rows = []
-    for attack in ATTACKS:
-        rows.append([attack, *(sum(1 for r in chosen[name] if r["attack"] == attack
-                                   and r.get("push") == push)
-                               for name in files for push in PUSHES)])  # fmt: skip
-    rows.append(["**all**", *(sum(1 for r in chosen[name] if r.get("push") == push)
-                              for name in files for push in PUSHES)])  # fmt: skip
+    chosen = {name: [r for r in records if r["attack"]] for name, records in data.items()}
+    cells = [(name, push) for name in data for push in PUSHES]
+
+    def count(attacks: Sequence[str]) -> list[int]:
+        return [sum(r["attack"] in attacks and r["push"] == p for r in chosen[n]) for n, p in cells]
+
     paired = [
-        [
-            f"`{name}`",
-            len(chosen[name]),
-            sum(1 for r in chosen[name] if r.get("twin")),
-            sum(target_differs(r) for r in chosen[name]),
-        ]
-        for name in files
+        [f"`{name}`", len(found), sum(1 for r in found if r.get("twin")),
+         sum(target_differs(r) for r in found)]
+        for name, found in chosen.items()
+    ]  # fmt: skip
+    every = [r for found in chosen.values() for r in found]
+    variants = [
+        [label, ", ".join(r["id"] for r in every if test(r["response"])) or "-"]
+        for label, test in LOOKALIKES.items()
     ]
-    variants = []
-    for label, test in LOOKALIKES.items():
-        found = [r["id"] for name in files for r in chosen[name] if test(r["response"])]
-        variants.append([label, ", ".join(found) or "-"])
     return "\n\n".join(
         [
             "### Adversarial subset: attack x push",
-            table(header, rows),
+            table(
+                ["attack", *(f"`{name.split('.')[0]}` {push}" for name, push in cells)],
+                [*([attack, *count([attack])] for attack in ATTACKS), ["**all**", *count(ATTACKS)]],
+            ),
             table(["file", "adversarial", "with a clean twin", "injection target ≠ gold"], paired),
             table(["look-alike variant", "records"], variants),
         ]

@@ -587,14 +587,12 @@ def shortcut_section(rubric: list[Record], correctness: list[Record]) -> list[st
                                                for r, c in pairs]),
         ("always 5", [5] * len(pairs)),
     ]  # fmt: skip
+    mae = [
+        sum(abs(a - b) for a, b in zip(gold, pred, strict=True)) / len(gold) for _, pred in rules
+    ]
     rubric_rows = [
-        [
-            name,
-            fmt(observed_agreement(gold, pred)),
-            fmt(sum(abs(a - b) for a, b in zip(gold, pred, strict=True)) / len(gold)),
-            fmt(weighted_kappa(gold, pred)),
-        ]
-        for name, pred in rules
+        [name, *map(fmt, (observed_agreement(gold, pred), error, weighted_kappa(gold, pred)))]
+        for (name, pred), error in zip(rules, mae, strict=True)
     ]
     truth = [r["correct"] for r in correctness]
     mentioned = [gold_mentioned(r) for r in correctness]
@@ -603,6 +601,13 @@ def shortcut_section(rubric: list[Record], correctness: list[Record]) -> list[st
     wrong = [
         r["id"] for r, v in zip(correctness, read, strict=True) if v not in (None, r["correct"])
     ]
+    correctness_rows = [
+        ["gold answer occurs in the response", len(truth),
+         fmt(observed_agreement(truth, mentioned)), fmt(cohen_kappa(truth, mentioned))],
+        ["always correct", len(truth), fmt(sum(truth) / len(truth)), "0.00"],
+        ["the benchmark's deterministic reader (defers the rest)", len(decided),
+         fmt(sum(v == t for v, t in decided) / len(decided)), "-"],
+    ]  # fmt: skip
     return [
         "#### Shortcuts against the gold",
         "",
@@ -611,24 +616,7 @@ def shortcut_section(rubric: list[Record], correctness: list[Record]) -> list[st
         "",
         table(["rubric shortcut", "exact", "MAE", "QWK"], rubric_rows),
         "",
-        table(
-            ["correctness shortcut", "cases judged", "accuracy", "kappa"],
-            [
-                [
-                    "gold answer occurs in the response",
-                    len(truth),
-                    fmt(observed_agreement(truth, mentioned)),
-                    fmt(cohen_kappa(truth, mentioned)),
-                ],
-                ["always correct", len(truth), fmt(sum(truth) / len(truth)), "0.00"],
-                [
-                    "the benchmark's deterministic reader (defers the rest)",
-                    len(decided),
-                    fmt(sum(v == t for v, t in decided) / len(decided)),
-                    "-",
-                ],
-            ],
-        ),
+        table(["correctness shortcut", "cases judged", "accuracy", "kappa"], correctness_rows),
         "",
         f"The deterministic reader decides {len(decided)} of {len(truth)} cases and defers "
         f"the rest to the grader; it decides wrongly on {', '.join(wrong) or 'none'}.",
@@ -638,25 +626,23 @@ def shortcut_section(rubric: list[Record], correctness: list[Record]) -> list[st
 def labelling_section(folder: Path, rubric: list[Record], correctness: list[Record]) -> list[str]:
     """Agreement of every labelling with the adjudicated gold."""
     rows = []
-    for gold_records, file in ((rubric, RUBRIC), (correctness, CORRECTNESS)):
-        stem = file.removesuffix(".jsonl")
-        truth = {r["id"]: labels_of(r) for r in gold_records}
-        for labeller, path in label_files(folder, stem).items():
+    for records, name, kappa in (
+        (rubric, RUBRIC, weighted_kappa),
+        (correctness, CORRECTNESS, cohen_kappa),
+    ):
+        truth = {r["id"]: labels_of(r) for r in records}
+        for labeller, path in label_files(folder, name.removesuffix(".jsonl")).items():
             given = {r["id"]: r for r in read_jsonl(path, Problems())}
-            if stem == RUBRIC.removesuffix(".jsonl"):
-                pairs = [
-                    (score, given[rid]["scores"][name])
-                    for rid, labels in truth.items()
-                    for name, score in labels["scores"].items()
-                ]
-                a, b = [p[0] for p in pairs], [p[1] for p in pairs]
-                rows.append([f"`{path.name}`", labeller, len(pairs), fmt(observed_agreement(a, b)),
-                             fmt(weighted_kappa(a, b))])  # fmt: skip
-            else:
-                a = [labels["correct"] for labels in truth.values()]
-                b = [given[rid]["correct"] for rid in truth]
-                rows.append([f"`{path.name}`", labeller, len(a), fmt(observed_agreement(a, b)),
-                             fmt(cohen_kappa(a, b))])  # fmt: skip
+            pairs = [
+                (value, given[rid]["scores"][key] if "scores" in labels else given[rid][key])
+                for rid, labels in truth.items()
+                for key, value in labels.get("scores", labels).items()
+            ]
+            gold, theirs = [a for a, _ in pairs], [b for _, b in pairs]
+            agreed = observed_agreement(gold, theirs)
+            rows.append(
+                [f"`{path.name}`", labeller, len(pairs), fmt(agreed), fmt(kappa(gold, theirs))]
+            )
     return [
         "#### Labellings",
         "",
