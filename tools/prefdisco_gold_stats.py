@@ -475,8 +475,17 @@ def correctness_section(records: list[Record]) -> list[str]:
     right = sum(r["correct"] for r in records)
     math_cases = sum(1 for r in records if r["options"] is None)
     groups = [(kind, [r for r in records if r["kind"] == kind]) for kind in CORRECTNESS_KINDS]
-    kinds = [[kind, len(g), sum(r["correct"] for r in g), sum(not r["correct"] for r in g),
-              round(statistics.median(lengths(g)))] for kind, g in groups if g]  # fmt: skip
+    kinds = [
+        [
+            kind,
+            len(g),
+            sum(r["correct"] for r in g),
+            sum(not r["correct"] for r in g),
+            round(statistics.median(lengths(g))),
+        ]
+        for kind, g in groups
+        if g
+    ]
     return [
         "#### `prefdisco_correctness.jsonl`",
         "",
