@@ -199,8 +199,12 @@ def _child(path: str, warm: str, env: dict[str, str]) -> dict[str, Any]:
     return result
 
 
-def _median(runs: list[dict[str, Any]], key: str) -> float:
-    return float(statistics.median(run[key] for run in runs))
+def _medians(runs: list[dict[str, Any]], *keys: str) -> dict[str, Any]:
+    """The runs and the median of each of `keys` over them."""
+    return {
+        "runs": runs,
+        **{key: float(statistics.median(run[key] for run in runs)) for key in keys},
+    }
 
 
 def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
@@ -231,14 +235,8 @@ def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
         }
         for name, (path, warm) in targets.items():
             runs = [_child(path, warm, server.env) for _ in range(repeats)]
-            results[name] = {
-                "runs": runs,
-                "wall_s": _median(runs, "wall_s"),
-                "cpu_s": _median(runs, "cpu_s"),
-                "bytes_read": _median(runs, "bytes_read"),
-            }
-            if name == "s3":
-                results[name]["requests"] = _median(runs, "requests")
+            keys = ("wall_s", "cpu_s", "bytes_read", *(("requests",) if name == "s3" else ()))
+            results[name] = _medians(runs, *keys)
     finally:
         server.stop()
     return results
@@ -345,23 +343,14 @@ def three_logs(label: str, repeats: int, work: Path, options: list[str]) -> dict
     _timed(report, env)  # warm-up: fills the chance cache, loads the files into memory
     runs = [_timed(report, env) for _ in range(repeats)]
     helps = [_timed([str(bin_dir / "heedbench"), "--help"]) for _ in range(repeats)]
-    load = os.getloadavg()[0]
     return {
         "label": label,
         "measured": time.strftime("%Y-%m-%d"),
         "logs": THREE_LOGS,
         "options": options,
-        "load_average_1min": load,
-        "report": {
-            "runs": runs,
-            "wall_s": _median(runs, "wall_s"),
-            "cpu_s": _median(runs, "cpu_s"),
-        },
-        "help": {
-            "runs": helps,
-            "wall_s": _median(helps, "wall_s"),
-            "cpu_s": _median(helps, "cpu_s"),
-        },
+        "load_average_1min": os.getloadavg()[0],
+        "report": _medians(runs, "wall_s", "cpu_s"),
+        "help": _medians(helps, "wall_s", "cpu_s"),
     }
 
 
