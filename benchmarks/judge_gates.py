@@ -20,6 +20,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from statistics import median
 
@@ -190,15 +191,10 @@ def graders(lengths: dict[str, int]) -> dict[str, tuple[Grader, tuple[str, ...]]
 def judged(cases: list[Case], grader: Grader, rng: Rng) -> list[Case]:
     """The cases with one epoch of the grader's verdicts."""
     return [
-        Case(
-            case.part,
-            case.record,
-            case.category,
-            case.adversarial,
-            case.push,
-            case.twin,
-            tuple(
-                Unit(unit.key, unit.gold, (grader(case, i, unit, rng),), weight=unit.weight)
+        replace(
+            case,
+            units=tuple(
+                replace(unit, preds=(grader(case, i, unit, rng),))
                 for i, unit in enumerate(case.units)
             ),
         )
@@ -256,18 +252,10 @@ def main() -> None:
         for key, row in results.items():
             print(f"{key:58s} fail {row['fail_rate']:.2f}  {row['failed_by']}")
         return
+    seconds = round(time.perf_counter() - started)
+    record = {"draws": args.draws, "resamples": args.resamples, "seconds": seconds}
     RESULTS.write_text(
-        json.dumps(
-            {
-                "draws": args.draws,
-                "resamples": args.resamples,
-                "seconds": round(time.perf_counter() - started),
-                "results": results,
-            },
-            indent=1,
-        )
-        + "\n",
-        encoding="utf-8",
+        json.dumps({**record, "results": results}, indent=1) + "\n", encoding="utf-8"
     )
     for key, row in results.items():
         top = ", ".join(f"{g} {r:.2f}" for g, r in list(row["failed_by"].items())[:3])  # type: ignore[attr-defined]
