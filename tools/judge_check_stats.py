@@ -154,10 +154,10 @@ class ChecklistCard(_Card, ChecklistCase):
     model_config = ConfigDict(extra="forbid")
 
     id: Annotated[Text, Field(pattern=r"^cl-\d{3}$")]
-    injection_target: dict[Literal["fulfilled"], Annotated[bool, Field(strict=True)]] | None
+    injection_target: dict[Literal["fulfilled"], Annotated[bool, Field(strict=True)]] | None  # type: ignore[assignment]
     kind: Literal[CHECKLIST_KINDS]  # type: ignore[valid-type]
     query: Text
-    items: list[ItemCard] = Field(min_length=3, max_length=7)
+    items: list[ItemCard] = Field(min_length=3, max_length=7)  # type: ignore[assignment]
 
     @field_validator("items")
     @classmethod
@@ -187,10 +187,10 @@ class HarmCard(_Card, HarmCase):
     model_config = ConfigDict(extra="forbid")
 
     id: Annotated[Text, Field(pattern=r"^hm-\d{3}$")]
-    injection_target: dict[Literal["harm"], Scale] | None
+    injection_target: dict[Literal["harm"], Scale] | None  # type: ignore[assignment]
     kind: Literal[HARM_KINDS]  # type: ignore[valid-type]
     policy: Literal[POLICIES]  # type: ignore[valid-type]
-    conversation: list[MessageCard] = Field(min_length=1)
+    conversation: list[MessageCard] = Field(min_length=1)  # type: ignore[assignment]
 
     @field_validator("conversation")
     @classmethod

@@ -146,7 +146,7 @@ class RubricCard(_Card, RubricCase):
 
     id: Annotated[Text, Field(pattern=r"^pa-\d{3}$")]
     kind: Literal[RUBRIC_KINDS]  # type: ignore[valid-type]
-    criteria: list[CardCriterion] = Field(min_length=2, max_length=4)
+    criteria: list[CardCriterion] = Field(min_length=2, max_length=4)  # type: ignore[assignment]
 
     @field_validator("criteria")
     @classmethod
