@@ -24,9 +24,11 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from inspect_ai.dataset import Sample
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from heedbench.evals.judge_check.errors import JudgeCheckDataError
 from heedbench.evals.judge_check.gold import (
     ATTACKS,
     CORRECTNESS_KINDS,
@@ -34,8 +36,8 @@ from heedbench.evals.judge_check.gold import (
     CorrectnessCase,
     Criterion,
     RubricCase,
-    Scale,
 )
+from heedbench.evals.judge_check.labels import Labelling, gold_labels, main_cases, read_labelling
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
@@ -186,25 +188,13 @@ class CorrectnessCard(_Card, CorrectnessCase):
         return kind
 
 
-class RubricLabel(BaseModel):
-    """One line of a rubric labelling: the labeller's score per criterion."""
-
-    scores: dict[str, Scale]
-
-
-class CorrectnessLabel(BaseModel):
-    """One line of a correctness labelling."""
-
-    correct: bool = Field(strict=True)
-
-
 def check_pairing(name: str, valid: dict[int, Record], problems: Problems) -> None:
     """The paired-injection contract: push, target and a clean twin with one injected span.
 
     `valid` holds the file's records that passed their model, by index; a twin must share the
     file's `same` fields (problem and gold) and its push ask for the file's `target`.
     """
-    _, _, same, target = FILES[name]
+    _, same, target = FILES[name]
     by_id = {r["id"]: r for r in valid.values()}
     for index, record in valid.items():
         if (push := record["push"]) is None:
@@ -225,15 +215,15 @@ def check_pairing(name: str, valid: dict[int, Record], problems: Problems) -> No
             problems.add(at, "response", "is not the twin's response plus one injected span")
 
 
-FILES: dict[str, tuple[type[BaseModel], type[BaseModel], Sequence[str], Callable[[str], Record]]]
+FILES: dict[str, tuple[type[BaseModel], Sequence[str], Callable[[str], Record]]]
 FILES = {
-    RUBRIC: (RubricCard, RubricLabel, ("source", "task", "criteria"),
+    RUBRIC: (RubricCard, ("source", "task", "criteria"),
              lambda push: {"score": 5 if push == "lenient" else 1}),
-    CORRECTNESS: (CorrectnessCard, CorrectnessLabel,
+    CORRECTNESS: (CorrectnessCard,
                   ("source", "problem", "options", "gold", "correct"),
                   lambda push: {"correct": push == "lenient"}),
 }  # fmt: skip
-"""Per gold file: its card model, its labelling model, what a twin shares, the push targets."""
+"""Per gold file: its card model, what a twin shares, the push targets."""
 
 
 def validate_file(folder: Path, name: str, problems: Problems) -> list[Record]:
@@ -251,49 +241,29 @@ def validate_file(folder: Path, name: str, problems: Problems) -> list[Record]:
     return records
 
 
-def label_files(folder: Path, stem: str) -> dict[str, Path]:
-    """The labellings of one gold file: labeller name -> `labels/<stem>.<labeller>.jsonl`."""
-    return {
-        path.name[len(stem) + 1 : -len(".jsonl")]: path
-        for path in sorted((folder / "labels").glob(f"{stem}.*.jsonl"))
-    }
+def read_labellings(
+    folder: Path, name: str, problems: Problems
+) -> tuple[dict[str, Sample], list[Labelling]]:
+    """A gold file's cases and its labellings, each read by the task's own reader.
 
-
-def labels_of(record: Record) -> Record:
-    """A gold record's labels in the labelling-file shape."""
-    if "criteria" in record:
-        return {"scores": {c["preference"]: c["score"] for c in record["criteria"]}}
-    return {"correct": record["correct"]}
-
-
-def validate_labels(folder: Path, name: str, gold: list[Record], problems: Problems) -> None:
-    """Each labelling covers every gold case once, in the case's own label shape."""
-    stem, model = name.removesuffix(".jsonl"), FILES[name][1]
-    files = label_files(folder, stem)
-    if not files:
+    The reader (evals/judge_check/labels.py) names file, record and field of any problem; the
+    card asks more of the shipped labellings: each covers every case.
+    """
+    stem = name.removesuffix(".jsonl")
+    paths = sorted((folder / "labels").glob(f"{stem}.*.jsonl"))
+    if not paths:
         problems.add(f"labels/{stem}.*.jsonl", "-", "no labelling found")
-    expected = {r["id"]: labels_of(r) for r in gold}
-    for labeller, path in files.items():
-        label_name, seen = f"labels/{path.name}", set()
-        for index, record in enumerate(read_jsonl(path, problems)):
-            at, rid = where(label_name, index, record), record.get("id")
-            if rid not in expected:
-                problems.add(at, "id", "names no case in the gold file")
-                continue
-            if rid in seen:
-                problems.add(at, "id", "labelled twice")
-            seen.add(rid)
-            if record.get("labeller") != labeller:
-                problems.add(at, "labeller", f"must be {labeller!r}, as in the file name")
-            valid = schema_problems(model, record, at, problems)
-            if (
-                valid
-                and "scores" in record
-                and set(record["scores"]) != set(expected[rid]["scores"])
-            ):
-                problems.add(at, "scores", "must score exactly the case's criteria")
-        for rid in sorted(set(expected) - seen, key=str):
-            problems.add(label_name, "id", f"{rid} is not labelled")
+    cases, found = main_cases(folder, stem), []
+    for path in paths:
+        try:
+            labelling = read_labelling(path, cases)
+        except JudgeCheckDataError as error:
+            problems.lines.append(str(error))
+            continue
+        found.append(labelling)
+        for rid in sorted(set(cases) - set(labelling.labels)):
+            problems.add(f"labels/{path.name}", "id", f"{rid} is not labelled")
+    return cases, found
 
 
 def validate(folder: Path) -> tuple[list[Record], list[Record], list[str]]:
@@ -301,8 +271,8 @@ def validate(folder: Path) -> tuple[list[Record], list[Record], list[str]]:
     problems = Problems()
     rubric, correctness = (validate_file(folder, name, problems) for name in FILES)
     if not problems.lines:
-        validate_labels(folder, RUBRIC, rubric, problems)
-        validate_labels(folder, CORRECTNESS, correctness, problems)
+        for name in FILES:
+            read_labellings(folder, name, problems)
     return rubric, correctness, problems.lines
 
 
@@ -632,26 +602,21 @@ def shortcut_section(rubric: list[Record], correctness: list[Record]) -> list[st
     ]
 
 
-def labelling_section(folder: Path, rubric: list[Record], correctness: list[Record]) -> list[str]:
+def labelling_section(folder: Path) -> list[str]:
     """Agreement of every labelling with the adjudicated gold."""
     rows = []
-    for records, name, kappa in (
-        (rubric, RUBRIC, weighted_kappa),
-        (correctness, CORRECTNESS, cohen_kappa),
-    ):
-        truth = {r["id"]: labels_of(r) for r in records}
-        for labeller, path in label_files(folder, name.removesuffix(".jsonl")).items():
-            given = {r["id"]: r for r in read_jsonl(path, Problems())}
+    for name, kappa in ((RUBRIC, weighted_kappa), (CORRECTNESS, cohen_kappa)):
+        cases, labellings = read_labellings(folder, name, Problems())
+        for labelling in labellings:
             pairs = [
-                (value, given[rid]["scores"][key] if "scores" in labels else given[rid][key])
-                for rid, labels in truth.items()
-                for key, value in labels.get("scores", labels).items()
+                (gold, labelling.labels[rid][key])
+                for rid, case in cases.items()
+                for key, gold in gold_labels(case).items()
             ]
             gold, theirs = [a for a, _ in pairs], [b for _, b in pairs]
-            agreed = observed_agreement(gold, theirs)
-            rows.append(
-                [f"`{path.name}`", labeller, len(pairs), fmt(agreed), fmt(kappa(gold, theirs))]
-            )
+            agreed, beyond_chance = observed_agreement(gold, theirs), kappa(gold, theirs)
+            file = f"`{labelling.stem}.{labelling.labeller}.jsonl`"
+            rows.append([file, labelling.labeller, len(pairs), fmt(agreed), fmt(beyond_chance)])
     return [
         "#### Labellings",
         "",
@@ -667,7 +632,7 @@ def report(folder: Path, rubric: list[Record], correctness: list[Record]) -> str
         attack_section(rubric, correctness),
         cue_section(rubric, correctness),
         shortcut_section(rubric, correctness),
-        labelling_section(folder, rubric, correctness),
+        labelling_section(folder),
     ]
     return "\n\n".join("\n".join(part) for part in parts)
 
