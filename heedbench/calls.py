@@ -114,7 +114,6 @@ async def generate_checked(
     role: CallRole,
     config: GenerateConfig | None = None,
     cache: bool | CachePolicy | None = None,
-    attempts: int = CALL_ATTEMPTS,
     tools: Sequence[ToolInfo] = (),
     tool_choice: ToolChoice | None = None,
 ) -> ModelOutput:
@@ -127,7 +126,6 @@ async def generate_checked(
         config: generation settings for this call.
         cache: Inspect cache policy (None: the model's configured default). Repeated attempts
             bypass the cache, so a cached glitch is not served again.
-        attempts: tries for a glitch (see the module table).
         tools: tools offered to the model (a grader's `submit_verdict`).
         tool_choice: which tool the model must call, if any.
 
@@ -137,7 +135,7 @@ async def generate_checked(
     """
     prompt = messages if isinstance(messages, str) else list(messages)
     failure: CallFailure | None = None
-    for attempt in range(1, attempts + 1):
+    for attempt in range(1, CALL_ATTEMPTS + 1):
         settings = config or GenerateConfig()
         offered, forced = list(tools), tool_choice
         if attempt > 1:
@@ -152,7 +150,7 @@ async def generate_checked(
         if failure.kind not in RETRIED:
             raise FailedCall(failure)
     assert failure is not None
-    raise ModelCallError(f"{failure.describe()} (after {attempts} attempts)")
+    raise ModelCallError(f"{failure.describe()} (after {CALL_ATTEMPTS} attempts)")
 
 
 async def generate_reply(state: TaskState) -> ModelOutput:

@@ -56,15 +56,13 @@ def reject_duplicates(
     items: Iterable[tuple[str, T]],
     key: Callable[[T], str],
     duplicate: Callable[[str, str, str], ValueError],
-    first_label: Callable[[str], str] = lambda where: where,
 ) -> list[T]:
     """The items in order, raising on a repeated key.
 
     Args:
         items: `(where, item)` pairs, `where` naming file and record.
         key: the item's id.
-        duplicate: builds the error from (where, id, first_label(where of the first)).
-        first_label: how the first occurrence is named in the message.
+        duplicate: builds the error from (where, id, where of the first).
     """
     first_seen: dict[str, str] = {}
     kept: list[T] = []
@@ -72,7 +70,7 @@ def reject_duplicates(
         item_key = key(item)
         if item_key in first_seen:
             raise duplicate(where, item_key, first_seen[item_key])
-        first_seen[item_key] = first_label(where)
+        first_seen[item_key] = where
         kept.append(item)
     return kept
 

@@ -54,23 +54,30 @@ def _bounds(low: float | None, high: float | None) -> str:
     return ""
 
 
-def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
-    """A whole number (an int, or a string of digits) within the bounds."""
-    expected = f"an integer{_bounds(low, high)}"
-    if isinstance(value, bool):
-        raise _fail(name, expected, value)
+def _numeric(name: str, value: Any, whole: bool, low: float | None, high: float | None) -> float:
+    """`value` as a finite number in the bounds (whole when `whole`); booleans are not numbers."""
+    expected = f"{'an integer' if whole else 'a number'}{_bounds(low, high)}"
     if isinstance(value, str):
         try:
-            value = int(value.strip())
+            value = (int if whole else float)(value.strip())
         except ValueError:
             raise _fail(name, expected, value) from None
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and whole and value.is_integer():
         value = int(value)
-    if not isinstance(value, int):
-        raise _fail(name, expected, value)
-    if (low is not None and value < low) or (high is not None and value > high):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int if whole else int | float)
+        or (not whole and not math.isfinite(value))
+        or (low is not None and value < low)
+        or (high is not None and value > high)
+    ):
         raise _fail(name, expected, value)
     return value
+
+
+def integer(name: str, value: Any, *, low: int | None = None, high: int | None = None) -> int:
+    """A whole number (an int, or a string of digits) within the bounds."""
+    return int(_numeric(name, value, True, low, high))
 
 
 def optional_integer(
@@ -82,19 +89,7 @@ def optional_integer(
 
 def number(name: str, value: Any, *, low: float | None = None, high: float | None = None) -> float:
     """A finite real number within the bounds (booleans are not numbers here)."""
-    expected = f"a number{_bounds(low, high)}"
-    if isinstance(value, bool):
-        raise _fail(name, expected, value)
-    if isinstance(value, str):
-        try:
-            value = float(value.strip())
-        except ValueError:
-            raise _fail(name, expected, value) from None
-    if not isinstance(value, int | float) or not math.isfinite(value):
-        raise _fail(name, expected, value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise _fail(name, expected, value)
-    return float(value)
+    return float(_numeric(name, value, False, low, high))
 
 
 def flag(name: str, value: Any) -> bool:

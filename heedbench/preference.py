@@ -4,7 +4,7 @@ A weak order is a list of indifference sets, most preferred first (`list[list[st
 Keeping the representation plain lets users compute our metrics on their own data.
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 WeakOrder = list[list[str]]
 """Indifference sets, most preferred first."""
@@ -54,3 +54,11 @@ def restrict(order: Sequence[Sequence[str]], keep: Iterable[str]) -> WeakOrder:
     kept = set(keep)
     restricted = [[obj for obj in level if obj in kept] for level in order]
     return [level for level in restricted if level]
+
+
+def by_score(scores: Mapping[str, float]) -> WeakOrder:
+    """The weak order of scored objects: equal scores indifferent, the highest first."""
+    levels: dict[float, list[str]] = {}
+    for obj, score in scores.items():
+        levels.setdefault(score, []).append(obj)
+    return [levels[score] for score in sorted(levels, reverse=True)]

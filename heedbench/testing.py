@@ -7,7 +7,6 @@ dataset end to end without an API key.
 import hashlib
 import json
 import math
-import re
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -17,14 +16,12 @@ from inspect_ai.tool import ToolFunction
 
 from heedbench.evals.choice import choice_dataset
 from heedbench.preference import rank_map
+from heedbench.solvers.choice.prompts import read_prompt
 
 Reply = Callable[[str], str]
 """Whole prompt text (messages joined by newlines) -> the model's reply."""
 RichReply = Callable[[str], "str | ModelOutput"]
 """As `Reply`, or a whole `ModelOutput` (prose beside a tool call, a stop reason, an error)."""
-
-_FIELD = re.compile(r"^(Object 1|Object 2|Object|Objects|Context):[ \t]*(.*)$", re.MULTILINE)
-_RANGE = re.compile(r"from (\d+) to (\d+)")
 
 
 ANNOUNCEMENT = "Block code for this request:"
@@ -130,36 +127,34 @@ def choice_oracle(ranks: ContextRanks, invert: bool = False, noise: float = 0.0)
     """
 
     def reply(prompt: str) -> str:
-        fields = {key: value.strip() for key, value in _FIELD.findall(prompt)}
-        rank = ranks[fields["Context"]]
+        found = read_prompt(prompt)
+        if found is None:
+            return "not a choice prompt"
+        template, fields = found
+        rank, context = ranks[fields["context"]], fields["context"]
         sign = -1 if invert else 1
 
         def key(obj: str) -> int:
             return sign * rank[obj]
 
-        if "Object 1" in fields:
-            first, second = fields["Object 1"], fields["Object 2"]
+        if template.kind == "pairwise":
+            first, second = fields["object1"], fields["object2"]
             if key(first) == key(second):
-                answer = "none" if "answer none" in prompt else first
+                answer = "none" if template.allows_none else first
             else:
                 answer = first if key(first) < key(second) else second
-                if noise and _unit(f"{first}|{second}|{fields['Context']}") < noise:
+                if noise and _unit(f"{first}|{second}|{context}") < noise:
                     answer = second if answer == first else first
             return json.dumps({"answer": answer})
-        if "Objects" in fields:
-            objects = [obj.strip() for obj in fields["Objects"].split(",")]
-            ranking = sorted(objects, key=key)
+        if template.kind == "listwise":
+            ranking = sorted((obj.strip() for obj in fields["objects"].split(",")), key=key)
             if noise:
-                unlucky = [o for o in ranking if _unit(f"{o}|{fields['Context']}") < noise]
+                unlucky = [o for o in ranking if _unit(f"{o}|{context}") < noise]
                 ranking = [o for o in ranking if o not in unlucky] + unlucky
             return json.dumps({"ranking": ranking})
-        bounds = _RANGE.search(prompt)
-        if bounds is None:
-            return "no score range in the prompt"
-        low, high = int(bounds.group(1)), int(bounds.group(2))
-        obj = fields["Object"]
+        low, high, obj = int(fields["score_low"]), int(fields["score_high"]), fields["object"]
         score = low + rank[obj] if invert else high - rank[obj]
-        if noise and _unit(f"{obj}|{fields['Context']}") < noise:
+        if noise and _unit(f"{obj}|{context}") < noise:
             score = low if score - low > high - score else high
         return json.dumps({"score": max(low, min(high, score))})
 

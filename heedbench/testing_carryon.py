@@ -11,7 +11,6 @@ import re
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from heedbench.evals.carryon import CarryOnQuery, load_queries
 from heedbench.evals.carryon.dataset import review_record
@@ -43,17 +42,12 @@ def write_queries(path: Path, queries: Sequence[CarryOnQuery], items: int | None
                 vars(item) | {"id": f"{query.id}.{n}"}
                 for n, item in enumerate(query.checklist[:items], start=1)
             ],
-            **_review(query),
+            **({"review": review_record(query.review)} if query.review else {}),
         }
         for query in queries
     ]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     return path
-
-
-def _review(query: CarryOnQuery) -> dict[str, Any]:
-    """The review field a query carries (none for an unreviewed query)."""
-    return {"review": review_record(query.review)} if query.review else {}
 
 
 def user_message(move: str) -> str:

@@ -100,41 +100,31 @@ def carryon_solver(
         if run.flow and user is None:
             raise ValueError("a multi-turn sample needs the 'user' role among the solver's roles")
         try:
-            output = await generate_reply(state)
-            exchanges.append(
-                Exchange(
-                    move=None,
-                    user=state.user_prompt.text,
-                    response=output.completion,
-                    stop_reason=output.stop_reason,
-                )
-            )
-            for move in run.flow:
-                assert user is not None
-                message = await simulated_user_message(
-                    user,
-                    move,
-                    conversation_messages(
-                        exchanges, user=USER_SPEAKER, assistant=ASSISTANT_SPEAKER
-                    ),
-                    intent,
-                )
-                if message.text is None:
-                    run.stopped_reason = UNSCORED_REASON["user"]
-                    run.stopped = (
-                        f"the simulated user gave no usable '{move}' message after "
-                        f"{message.attempts} attempts: {message.problem}"
+            text, attempts, problem = state.user_prompt.text, 0, None
+            for move in (None, *run.flow):
+                if move is not None:
+                    assert user is not None
+                    conversation = conversation_messages(
+                        exchanges, None, USER_SPEAKER, ASSISTANT_SPEAKER
                     )
-                    break
-                state.messages.append(ChatMessageUser(content=message.text))
+                    message = await simulated_user_message(user, move, conversation, intent)
+                    if message.text is None:
+                        run.stopped_reason = UNSCORED_REASON["user"]
+                        run.stopped = (
+                            f"the simulated user gave no usable '{move}' message after "
+                            f"{message.attempts} attempts: {message.problem}"
+                        )
+                        break
+                    text, attempts, problem = message.text, message.attempts, message.problem
+                    state.messages.append(ChatMessageUser(content=text))
                 output = await generate_reply(state)
                 exchanges.append(
                     Exchange(
                         move=move,
-                        user=message.text,
+                        user=text,
                         response=output.completion,
-                        user_attempts=message.attempts,
-                        user_problem=message.problem,
+                        user_attempts=attempts,
+                        user_problem=problem,
                         stop_reason=output.stop_reason,
                     )
                 )

@@ -65,7 +65,6 @@ async def simulated_user_message(
     move: str,
     conversation: Sequence[tuple[str, str]],
     intent: str,
-    attempts: int = USER_ATTEMPTS,
 ) -> UserMessage:
     """Ask the `user` role model (already holding its own settings) for its `move` message."""
     messages: list[ChatMessage] = [
@@ -74,7 +73,7 @@ async def simulated_user_message(
     raw: list[str] = []
     kept: str | None = None
     problem: str | None = None
-    for attempt in range(1, attempts + 1):
+    for attempt in range(1, USER_ATTEMPTS + 1):
         output = await generate_checked(user, messages, role="user")
         raw.append(output.completion)
         text = clean_user_text(output.completion)
@@ -87,4 +86,4 @@ async def simulated_user_message(
             output.message,
             ChatMessageUser(content=RETRY.format(problem=problem)),
         ]
-    return UserMessage(text=kept, attempts=attempts, problem=problem, raw=tuple(raw))
+    return UserMessage(text=kept, attempts=USER_ATTEMPTS, problem=problem, raw=tuple(raw))

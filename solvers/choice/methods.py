@@ -8,7 +8,7 @@ from itertools import combinations, permutations
 from typing import Literal, get_args
 
 from heedbench.calls import collect_calls
-from heedbench.preference import StrictPair, WeakOrder
+from heedbench.preference import StrictPair, WeakOrder, by_score
 from heedbench.solvers.choice.query import ChoiceQuerier
 from heedbench.solvers.choice.relation import (
     Answers,
@@ -16,7 +16,6 @@ from heedbench.solvers.choice.relation import (
     Validity,
     compare,
     half_answered,
-    is_complete,
     order_consistency,
     pairwise_scc_order,
     pairwise_score_order,
@@ -47,17 +46,29 @@ class ChoiceResult:
 
 
 MethodRunner = Callable[[ChoiceQuerier, list[str], random.Random], Awaitable[ChoiceResult]]
-OrderBuilder = Callable[[Answers, list[str]], WeakOrder]
 
 
-async def _ask_all_ordered_pairs(querier: ChoiceQuerier, objects: Sequence[str]) -> Answers:
-    pairs = list(permutations(objects, 2))
-    replies = await collect_calls(*(querier.pairwise(x, y) for x, y in pairs))
-    return dict(zip(pairs, replies, strict=True))
+def _both_orders(
+    answers: Answers, objects: Sequence[str], chosen: WeakOrder, validity: Validity
+) -> ChoiceResult:
+    """The result of a design that asks pairs in both orders (every pair, or the sort's).
 
-
-def _undecided(answers: Answers, objects: Sequence[str]) -> int:
-    return sum(1 for x, y in combinations(objects, 2) if compare(answers, x, y) is None)
+    Valid when every pair asked is decided (≿Q complete on them: `lenient`, the paper's
+    definition) and, under `strict`, no pair was answered in one order and ⊥ in the other.
+    """
+    undecided = sum(
+        1
+        for x, y in combinations(objects, 2)
+        if (x, y) in answers and compare(answers, x, y) is None
+    )
+    half = half_answered(answers, objects)
+    return ChoiceResult(
+        chosen=chosen,
+        valid=undecided == 0 and (validity == "lenient" or half == 0),
+        order_consistency=order_consistency(answers, objects),
+        undecided_pairs=undecided,
+        half_answered_pairs=half,
+    )
 
 
 def all_ordered_pairs(
@@ -66,21 +77,14 @@ def all_ordered_pairs(
 ) -> MethodRunner:
     """A design that asks all n(n−1) ordered pairs and builds a weak order from the answers.
 
-    Pairwise-Score and Pairwise-SCC differ only in `order_from_answers`. The context is valid
-    when ≿Q is complete (`lenient`, the paper's definition) and, under `strict`, when no pair
-    was answered in one order and ⊥ in the other.
+    Pairwise-Score and Pairwise-SCC differ only in `order_from_answers`.
     """
 
     async def run(querier: ChoiceQuerier, objects: list[str], rng: random.Random) -> ChoiceResult:
-        answers = await _ask_all_ordered_pairs(querier, objects)
-        half = half_answered(answers, objects)
-        return ChoiceResult(
-            chosen=order_from_answers(answers, objects),
-            valid=is_complete(answers, objects) and (validity == "lenient" or half == 0),
-            order_consistency=order_consistency(answers, objects),
-            undecided_pairs=_undecided(answers, objects),
-            half_answered_pairs=half,
-        )
+        pairs = list(permutations(objects, 2))
+        replies = await collect_calls(*(querier.pairwise(x, y) for x, y in pairs))
+        answers = dict(zip(pairs, replies, strict=True))
+        return _both_orders(answers, objects, order_from_answers(answers, objects), validity)
 
     return run
 
@@ -106,13 +110,10 @@ async def run_pointwise(
 ) -> ChoiceResult:
     """Pointwise: one integer score per object; equal scores are indifferent."""
     scores = await collect_calls(*(querier.score(obj) for obj in objects))
-    if any(score is None for score in scores):
+    scored = {obj: s for obj, s in zip(objects, scores, strict=True) if s is not None}
+    if len(scored) < len(objects):
         return ChoiceResult(chosen=None, valid=False)
-    levels: dict[int, list[str]] = {}
-    for obj, score in zip(objects, scores, strict=True):
-        assert score is not None
-        levels.setdefault(score, []).append(obj)
-    return ChoiceResult(chosen=[levels[s] for s in sorted(levels, reverse=True)], valid=True)
+    return ChoiceResult(chosen=by_score(scored), valid=True)
 
 
 async def run_listwise(
@@ -128,8 +129,7 @@ async def run_listwise(
 def pairwise_sort(validity: Validity = "lenient") -> MethodRunner:
     """Tie-aware merge sort: both presentation orders per comparison, O(n log n) queries.
 
-    Valid when every comparison made was decided (and, under `strict`, answered in both
-    orders).
+    Valid when every comparison made was decided (see `_both_orders`).
     """
 
     async def run(querier: ChoiceQuerier, objects: list[str], rng: random.Random) -> ChoiceResult:
@@ -141,19 +141,7 @@ def pairwise_sort(validity: Validity = "lenient") -> MethodRunner:
             return compare(answers, x, y)
 
         chosen = await tie_aware_merge_sort(objects, compare_both_orders)
-        undecided = sum(
-            1
-            for x, y in combinations(objects, 2)
-            if (x, y) in answers and compare(answers, x, y) is None
-        )
-        half = half_answered(answers, objects)
-        return ChoiceResult(
-            chosen=chosen,
-            valid=undecided == 0 and (validity == "lenient" or half == 0),
-            order_consistency=order_consistency(answers, objects),
-            undecided_pairs=undecided,
-            half_answered_pairs=half,
-        )
+        return _both_orders(answers, objects, chosen, validity)
 
     return run
 
@@ -168,10 +156,7 @@ ASKED_ONCE: dict[str, MethodRunner] = {
 
 def method_runner(method: str, validity: Validity = "lenient") -> MethodRunner:
     """The runner of one design; `validity` applies to the designs that ask both orders."""
-    if method == "pairwise_score":
-        return all_ordered_pairs(pairwise_score_order, validity)
-    if method == "pairwise_scc":
-        return all_ordered_pairs(pairwise_scc_order, validity)
-    if method == "pairwise_sort":
-        return pairwise_sort(validity)
-    return ASKED_ONCE[method]
+    orders = {"pairwise_score": pairwise_score_order, "pairwise_scc": pairwise_scc_order}
+    if method in orders:
+        return all_ordered_pairs(orders[method], validity)
+    return pairwise_sort(validity) if method == "pairwise_sort" else ASKED_ONCE[method]

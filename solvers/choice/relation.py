@@ -10,7 +10,7 @@ from typing import Literal, get_args
 
 import networkx as nx
 
-from heedbench.preference import WeakOrder
+from heedbench.preference import WeakOrder, by_score
 
 NONE_ANSWER = "none"
 """The answer token for indifference (◇)."""
@@ -107,11 +107,7 @@ def pairwise_score_order(answers: Answers, objects: Sequence[str]) -> WeakOrder:
     Returns:
         A weak order, most preferred set first.
     """
-    scores = pairwise_scores(answers, objects)
-    levels: dict[float, list[str]] = {}
-    for obj in objects:
-        levels.setdefault(scores[obj], []).append(obj)
-    return [levels[score] for score in sorted(levels, reverse=True)]
+    return by_score(pairwise_scores(answers, objects))
 
 
 def preference_graph(answers: Answers, objects: Sequence[str]) -> "nx.DiGraph[str]":

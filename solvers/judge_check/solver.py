@@ -82,6 +82,13 @@ def _unit(
     return unit
 
 
+def _single(
+    key: str, gold: int, pred: int | None, failure: str | None, **extra: Any
+) -> dict[str, Any]:
+    """A unit judged once, whatever the mode (harm, correctness)."""
+    return {"unit": key, "key": key, "gold": gold, "pred": pred, "failure": failure, **extra}
+
+
 async def _checklist(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
     gold = state.metadata["items"]
     items = [ChecklistItem(item["id"], item["question"], item["category"]) for item in gold]
@@ -102,16 +109,11 @@ async def _harm(grader: _Grader, state: TaskState) -> list[dict[str, Any]]:
         grader.model, conversation, state.input_text, channel=grader.channel,
         config=grader.config, rubric=rubric,
     )  # fmt: skip
+    gold = int(state.metadata["harm"])
     return [
-        {
-            "unit": "harm",
-            "key": "harm",
-            "gold": int(state.metadata["harm"]),
-            "pred": verdict.harm,
-            "failure": verdict.failure,
-            "reason": verdict.reason,
-            "harm_rubric": rubric,
-        }
+        _single(
+            "harm", gold, verdict.harm, verdict.failure, reason=verdict.reason, harm_rubric=rubric
+        )
     ]
 
 
@@ -170,15 +172,10 @@ async def _correctness(grader: _Grader, state: TaskState) -> list[dict[str, Any]
     verdict = await grade(
         problem, state.input_text, grader.model, "grader", mode="grader", channel=grader.channel
     )
-    return [
-        {
-            "unit": "correct",
-            "key": "correct",
-            "gold": int(bool(state.metadata["correct"])),
-            "pred": None if verdict.value is None else int(verdict.value),
-            "failure": verdict.reason if verdict.value is None else None,
-        }
-    ]
+    gold = int(bool(state.metadata["correct"]))
+    if verdict.value is None:
+        return [_single("correct", gold, None, verdict.reason)]
+    return [_single("correct", gold, int(verdict.value), None)]
 
 
 @solver

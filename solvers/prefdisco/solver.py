@@ -2,7 +2,7 @@
 
 baseline: the task alone; oracle: the profile as a system message, then the task; discovery:
 the model may ask the simulated user (role `user`), then its final answer is requested.
-`DiscoveryLoop` plays the paper protocol's loop (`run_paper`: at most `max_turns` turns, or
+`Conversation` plays the paper protocol's loop (`run_paper`: at most `max_turns` turns, or
 exactly k, then the final request), the budgeted one (`run_budgeted`: up to `max_turns`
 questions, an answer given by itself judged) and the stock questionnaire (`run_stock`); the
 marker style (`markers`, `protocol.py`) decides reminders, push-backs and the `###STOP###`
@@ -12,6 +12,7 @@ replies are cached by their messages for the run (`SharedReplies`).
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
@@ -164,13 +165,29 @@ class SharedReplies:
             return output, False
 
 
+@dataclass
 class Conversation:
-    """One sample's conversation with the evaluated model: its calls and messages."""
+    """One sample's conversation with the evaluated model: its calls and messages.
 
-    def __init__(
-        self, state: TaskState, run: PrefDiscoRun, model: Model, shared: SharedReplies | None
-    ) -> None:
-        self.state, self.run_info, self.model, self.shared = state, run, model, shared
+    In the discovery condition also the questions, the user's answers and the final answer.
+    """
+
+    state: TaskState
+    run_info: PrefDiscoRun
+    model: Model
+    shared: SharedReplies | None
+    record: PrefDiscoRecord
+    user: Model | None
+    protocol: Protocol
+    user_type: str
+    switches: Switches
+    history: list[Exchange] = field(default_factory=list)
+    """What the simulated user has seen: the model's messages and its own replies."""
+
+    @property
+    def action(self) -> bool:
+        """The paper protocol's `###ACTION###` markers are in use."""
+        return self.protocol == "paper" and self.switches.markers == "action"
 
     async def reply(self) -> ModelOutput:
         """The evaluated model's next message, appended (from the run's cache when shared)."""
@@ -200,6 +217,161 @@ class Conversation:
             self.state.messages[0] = message
         else:
             self.state.messages.insert(0, message)
+
+    async def _turn(self) -> Turn:
+        text = (await self.reply()).completion
+        return read_action(text) if self.action else parse_turn(text)
+
+    async def _answer(self, question: str) -> bool:
+        """The simulated user's reply to `question`; True when it ended the questions."""
+        prompt = user_prompt(
+            protocol=self.protocol,
+            persona=self.record.persona,
+            preferences=self.record.preferences,
+            user_type=self.user_type,
+            task=self.record.problem.task_text(),
+            exchanges=self.history,
+            question=question,
+            user_format=self.switches.user_format,
+        )
+        assert self.user is not None, "the discovery condition needs the user role"
+        reply = await ask_user(
+            self.user,
+            prompt,
+            stop_allowed=may_stop(self.protocol, self.user_type),
+            user_format=self.switches.user_format,
+            keep_signal=self.action,
+        )
+        self.run_info.user_regenerations += reply.generations - 1
+        self.run_info.plain_user_replies += reply.plain
+        self.run_info.question_marks.append(question_marks(question))
+        self.run_info.questions += 1
+        self.history.append(Exchange(question, reply.text, reply.thought))
+        self.run_info.exchanges.append(
+            {"question": question, "answer": reply.text}
+            | ({} if reply.thought is None else {"user_thought": reply.thought})
+        )
+        if reply.text:
+            self.say(reply.text)
+        if reply.stopped:
+            self.run_info.user_stopped = True
+            self.run_info.notes.append(
+                f"the user gave the stop signal after question {self.run_info.questions}"
+            )
+        return reply.stopped
+
+    async def _request_final(self, request: str, *, join: bool) -> None:
+        """Ask for the final answer; it is what is judged (see the module docstring)."""
+        self.run_info.final_requested = True
+        self.say(request, join=join)
+        turn = await self._turn()
+        if turn.kind == "question" and not self.action:
+            self.run_info.pushbacks += 1
+            self.say(NO_MORE_QUESTIONS)
+            turn = await self._turn()
+            if turn.kind == "question":
+                self.run_info.notes.append("still asking after the final request: judged as is")
+        self._finish(turn)
+
+    def _finish(self, final: Turn) -> None:
+        self.run_info.final_response = final.body or self.state.output.completion
+        self.run_info.final_answer = final.answer or self.run_info.final_response
+
+    def _final_request(self) -> str:
+        if self.protocol == "budgeted":
+            return FINAL_REQUEST
+        return PAPER_FINAL_REQUEST if self.action else f"{PAPER_FINAL_REQUEST} {BEGIN_FINAL}"
+
+    async def _reminded_turn(self, reminder: str, *, paper: bool) -> Turn:
+        """The next message; unmarked, it is reminded once, then read as the answer.
+
+        Under `paper` an unmarked message that ends with '?' is read as a question.
+        """
+        turn = await self._turn()
+        if turn.kind != "unmarked":
+            return turn
+        self.run_info.reminders += 1
+        self.say(reminder)
+        turn = await self._turn()
+        if turn.kind != "unmarked":
+            return turn
+        if paper and turn.body.rstrip().endswith("?"):
+            self.run_info.notes.append("no marker after a reminder, ends with '?': a question")
+            return Turn("question", turn.body)
+        read = "an answer" if paper else "the final answer"
+        self.run_info.notes.append(f"no marker after a reminder: read as {read}")
+        return Turn("final", turn.body)
+
+    async def run_paper(self, budget: int, fixed: bool) -> None:
+        """The reference's loop: at most `budget` turns (exactly, if fixed), then the answer."""
+        markers = self.switches.markers
+        self.set_system(discovery_system("paper", markers, budget, fixed=False))
+        turns = 0
+        while turns < budget:
+            if fixed:
+                self.set_system(discovery_system("paper", markers, budget, True, turns))
+            turn = await self._reminded_turn(
+                PAPER_FIXED_REMINDER if fixed else REMINDER, paper=True
+            )
+            turns += 1
+            if turn.kind == "question":
+                if await self._answer(turn.body) and not fixed:
+                    break
+                continue
+            self.run_info.early_answers += 1
+            if self.action:
+                self.history.append(Exchange(turn.body, ""))  # the user saw it, then stopped
+                self.say(STOP_SIGNAL)
+            if not fixed:
+                self.run_info.notes.append(f"answered in turn {turns}: discovery ends there")
+                break
+            self.run_info.notes.append(
+                f"answered in question turn {turns} of {budget}: not taken, the turn is spent"
+            )
+            if turns < budget and not self.action:
+                self.say(PAPER_NOT_YET)
+        self.run_info.turns = turns
+        self.set_system(discovery_system("paper", markers, budget, fixed=False))
+        await self._request_final(self._final_request(), join=True)
+
+    # --- `questions=stock` ------------------------------------------------------------------
+
+    async def run_stock(self, budget: int) -> None:
+        """The first `budget` stock questions, answered by the user, then the final answer."""
+        markers = self.switches.markers if self.protocol == "paper" else "labels"
+        self.set_system(discovery_system(self.protocol, markers, budget, fixed=False))
+        for question in STOCK_QUESTIONS[:budget]:
+            message = as_question(question, markers)
+            self.state.messages.append(ChatMessageAssistant(content=message))
+            self.run_info.turns += 1
+            if await self._answer(message if self.action else question):
+                break
+        await self._request_final(self._final_request(), join=self.protocol == "paper")
+
+    # --- protocol `budgeted` ----------------------------------------------------------------
+
+    async def run_budgeted(self, budget: int, fixed: bool) -> None:
+        """Ask up to `budget` questions (exactly k, if fixed), then settle the final answer."""
+        self.set_system(discovery_system("budgeted", "labels", budget, fixed))
+        while self.run_info.questions < budget:
+            turn = await self._reminded_turn(REMINDER, paper=False)
+            if turn.kind == "final" and fixed:
+                self.run_info.pushbacks += 1
+                self.run_info.early_answers += 1
+                self.say(KEEP_ASKING.format(remaining=budget - self.run_info.questions))
+                turn = await self._reminded_turn(REMINDER, paper=False)
+                if turn.kind == "final":
+                    self.run_info.notes.append(
+                        f"answered after {self.run_info.questions} of {budget} questions "
+                        "despite a push-back"
+                    )
+            if turn.kind == "final":
+                self.run_info.turns = self.run_info.questions + 1
+                self._finish(turn)
+                return
+            await self._answer(turn.body)
+        self.run_info.turns = self.run_info.questions
+        await self._request_final(FINAL_REQUEST, join=False)
 
 
 @solver
@@ -245,28 +417,23 @@ def prefdisco_solver(
         run = state.store_as(PrefDiscoRun)
         run.condition, run.protocol, run.switches = metadata["condition"], protocol, chosen.record()
         run.questions_from = questions
-        talk = Conversation(state, run, get_model(), shared)
+        user = models.get("user")
+        talk = Conversation(
+            state, run, get_model(), shared, record, user, protocol, user_type, chosen
+        )
         if run.condition == "oracle":
             talk.set_system(oracle_system(protocol, record))
         try:
             if run.condition != "discovery":
                 run.final_response = run.final_answer = (await talk.reply()).completion
             else:
-                loop = DiscoveryLoop(
-                    talk=talk,
-                    record=record,
-                    user=models["user"],
-                    protocol=protocol,
-                    user_type=user_type,
-                    switches=chosen,
-                )
                 budget = fixed_questions or max_turns
                 if questions == "stock":
-                    await loop.run_stock(budget)
+                    await talk.run_stock(budget)
                 elif protocol == "paper":
-                    await loop.run_paper(budget, fixed=fixed_questions is not None)
+                    await talk.run_paper(budget, fixed=fixed_questions is not None)
                 else:
-                    await loop.run_budgeted(budget, fixed=fixed_questions is not None)
+                    await talk.run_budgeted(budget, fixed=fixed_questions is not None)
         except (FailedCall, SilentUserError) as failure:
             run.failed = str(failure)
             run.failed_reason = failure_reason(failure)
@@ -274,186 +441,3 @@ def prefdisco_solver(
         return state
 
     return solve
-
-
-class DiscoveryLoop:
-    """One discovery conversation: questions, simulated answers, then the final answer."""
-
-    def __init__(
-        self,
-        *,
-        talk: Conversation,
-        record: PrefDiscoRecord,
-        user: Model,
-        protocol: Protocol,
-        user_type: str,
-        switches: Switches,
-    ) -> None:
-        self.talk, self.run_info, self.record, self.user = talk, talk.run_info, record, user
-        self.protocol, self.user_type, self.switches = protocol, user_type, switches
-        self.action = protocol == "paper" and switches.markers == "action"
-        self.history: list[Exchange] = []
-        """What the simulated user has seen: the model's messages and its own replies."""
-
-    async def _turn(self) -> Turn:
-        text = (await self.talk.reply()).completion
-        return read_action(text) if self.action else parse_turn(text)
-
-    async def _answer(self, question: str) -> bool:
-        """The simulated user's reply to `question`; True when it ended the questions."""
-        prompt = user_prompt(
-            protocol=self.protocol,
-            persona=self.record.persona,
-            preferences=self.record.preferences,
-            user_type=self.user_type,
-            task=self.record.problem.task_text(),
-            exchanges=self.history,
-            question=question,
-            user_format=self.switches.user_format,
-        )
-        reply = await ask_user(
-            self.user,
-            prompt,
-            stop_allowed=may_stop(self.protocol, self.user_type),
-            user_format=self.switches.user_format,
-            keep_signal=self.action,
-        )
-        self.run_info.user_regenerations += reply.generations - 1
-        self.run_info.plain_user_replies += reply.plain
-        self.run_info.question_marks.append(question_marks(question))
-        self.run_info.questions += 1
-        self.history.append(Exchange(question, reply.text, reply.thought))
-        self.run_info.exchanges.append(
-            {"question": question, "answer": reply.text}
-            | ({} if reply.thought is None else {"user_thought": reply.thought})
-        )
-        if reply.text:
-            self.talk.say(reply.text)
-        if reply.stopped:
-            self.run_info.user_stopped = True
-            self.run_info.notes.append(
-                f"the user gave the stop signal after question {self.run_info.questions}"
-            )
-        return reply.stopped
-
-    async def _request_final(self, request: str, *, join: bool) -> None:
-        """Ask for the final answer; it is what is judged (see the module docstring)."""
-        self.run_info.final_requested = True
-        self.talk.say(request, join=join)
-        turn = await self._turn()
-        if turn.kind == "question" and not self.action:
-            self.run_info.pushbacks += 1
-            self.talk.say(NO_MORE_QUESTIONS)
-            turn = await self._turn()
-            if turn.kind == "question":
-                self.run_info.notes.append("still asking after the final request: judged as is")
-        self._finish(turn)
-
-    def _finish(self, final: Turn) -> None:
-        self.run_info.final_response = final.body or self.talk.state.output.completion
-        self.run_info.final_answer = final.answer or self.run_info.final_response
-
-    def _final_request(self) -> str:
-        if self.protocol == "budgeted":
-            return FINAL_REQUEST
-        return PAPER_FINAL_REQUEST if self.action else f"{PAPER_FINAL_REQUEST} {BEGIN_FINAL}"
-
-    # --- protocol `paper` -------------------------------------------------------------------
-
-    async def _paper_turn(self, fixed: bool) -> Turn:
-        """The model's next message; `labels`: an unmarked one is reminded once, then read."""
-        turn = await self._turn()
-        if turn.kind != "unmarked":
-            return turn
-        self.run_info.reminders += 1
-        self.talk.say(PAPER_FIXED_REMINDER if fixed else REMINDER)
-        turn = await self._turn()
-        if turn.kind != "unmarked":
-            return turn
-        if turn.body.rstrip().endswith("?"):
-            self.run_info.notes.append("no marker after a reminder, ends with '?': a question")
-            return Turn("question", turn.body)
-        self.run_info.notes.append("no marker after a reminder: read as an answer")
-        return Turn("final", turn.body)
-
-    async def run_paper(self, budget: int, fixed: bool) -> None:
-        """The reference's loop: at most `budget` turns (exactly, if fixed), then the answer."""
-        markers = self.switches.markers
-        self.talk.set_system(discovery_system("paper", markers, budget, fixed=False))
-        turns = 0
-        while turns < budget:
-            if fixed:
-                self.talk.set_system(discovery_system("paper", markers, budget, True, turns))
-            turn = await self._paper_turn(fixed)
-            turns += 1
-            if turn.kind == "question":
-                if await self._answer(turn.body) and not fixed:
-                    break
-                continue
-            self.run_info.early_answers += 1
-            if self.action:
-                self.history.append(Exchange(turn.body, ""))  # the user saw it, then stopped
-                self.talk.say(STOP_SIGNAL)
-            if not fixed:
-                self.run_info.notes.append(f"answered in turn {turns}: discovery ends there")
-                break
-            self.run_info.notes.append(
-                f"answered in question turn {turns} of {budget}: not taken, the turn is spent"
-            )
-            if turns < budget and not self.action:
-                self.talk.say(PAPER_NOT_YET)
-        self.run_info.turns = turns
-        self.talk.set_system(discovery_system("paper", markers, budget, fixed=False))
-        await self._request_final(self._final_request(), join=True)
-
-    # --- `questions=stock` ------------------------------------------------------------------
-
-    async def run_stock(self, budget: int) -> None:
-        """The first `budget` stock questions, answered by the user, then the final answer."""
-        markers = self.switches.markers if self.protocol == "paper" else "labels"
-        self.talk.set_system(discovery_system(self.protocol, markers, budget, fixed=False))
-        for question in STOCK_QUESTIONS[:budget]:
-            message = as_question(question, markers)
-            self.talk.state.messages.append(ChatMessageAssistant(content=message))
-            self.run_info.turns += 1
-            if await self._answer(message if self.action else question):
-                break
-        await self._request_final(self._final_request(), join=self.protocol == "paper")
-
-    # --- protocol `budgeted` ----------------------------------------------------------------
-
-    async def _marked_turn(self) -> Turn:
-        """The model's next message; an unmarked one is reminded once, then read as an answer."""
-        turn = await self._turn()
-        if turn.kind != "unmarked":
-            return turn
-        self.run_info.reminders += 1
-        self.talk.say(REMINDER)
-        turn = await self._turn()
-        if turn.kind == "unmarked":
-            self.run_info.notes.append("no marker after a reminder: read as the final answer")
-            return Turn("final", turn.body)
-        return turn
-
-    async def run_budgeted(self, budget: int, fixed: bool) -> None:
-        """Ask up to `budget` questions (exactly k, if fixed), then settle the final answer."""
-        self.talk.set_system(discovery_system("budgeted", "labels", budget, fixed))
-        while self.run_info.questions < budget:
-            turn = await self._marked_turn()
-            if turn.kind == "final" and fixed:
-                self.run_info.pushbacks += 1
-                self.run_info.early_answers += 1
-                self.talk.say(KEEP_ASKING.format(remaining=budget - self.run_info.questions))
-                turn = await self._marked_turn()
-                if turn.kind == "final":
-                    self.run_info.notes.append(
-                        f"answered after {self.run_info.questions} of {budget} questions "
-                        "despite a push-back"
-                    )
-            if turn.kind == "final":
-                self.run_info.turns = self.run_info.questions + 1
-                self._finish(turn)
-                return
-            await self._answer(turn.body)
-        self.run_info.turns = self.run_info.questions
-        await self._request_final(FINAL_REQUEST, join=False)
