@@ -19,6 +19,7 @@ user order, everything indifferent, the context-blind choosers and the chance mo
 contexts and objects the runs scored.
 """
 
+import functools
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -28,17 +29,22 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
-from heedbench.evals.choice.reference import ReferenceRow, rows_on, select_contexts
+from heedbench.evals.choice.reference import (
+    CHANCE_MODEL,
+    ReferenceRow,
+    rows_on,
+    select_contexts,
+)
 from heedbench.report.document import MISSING, Section, Table, per_sample
 from heedbench.report.figures import Bars, Figure, Points
 from heedbench.report.load import Loaded, Run
 from heedbench.report.stats import Estimate, fmt, mean_se, plus_minus
+from heedbench.report.tables import table
 from heedbench.scorers.choice.metrics import TwinContext, twin_contrasts
 from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
 
-CHANCE_MODEL = "heedbench/random"
 KEYS = (
     "spo_context",
     "spo",
@@ -68,6 +74,17 @@ SCORE_COLUMNS = (
     "valid",
 )
 """The score columns shared by the runs table and the reference rows, so they line up."""
+REFERENCE_NOTE = (
+    "The reversed user order violates every strict preference: its K(p) is the number of "
+    "strict pairs, the scale of K(p). Everything indifferent scores p × strict pairs. The "
+    "context-blind rows never read the context they are scored on: each object's mean level "
+    "in the other contexts of the data (the leave-one-out order that `spo_context` is measured "
+    "against, so it scores 0 there), the same cut to the user's set sizes, and one global "
+    "order; what they score is what knowing which objects are generally useful earns. Chance "
+    "rows simulate heedbench/random (-M seed=0) offline with the runs' designs, templates and "
+    "seed: exactly what a chance run scores; expected values are exact averages over its "
+    "randomness."
+)
 TEMPLATE_ORDER = {template: index for index, template in enumerate(TEMPLATES)}
 
 
@@ -483,52 +500,27 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
             if len(sets) > 1 or len(contexts) < len(_dataset_ids(members))
             else ""
         )
-        table = Table(
-            caption=f"Reference rows on the {len(contexts)} contexts and {objects} objects "
-            f"these runs scored{which}{suffix}",
-            columns=[
-                "reference",
-                "design",
-                "template",
-                "how",
-                *SCORE_COLUMNS,
-            ],
-            rows=[],
-            note="The reversed user order violates every strict preference: its K(p) is the "
-            "number of strict pairs, the scale of K(p). Everything indifferent scores p × "
-            "strict pairs. The context-blind rows never read the context they are scored on: "
-            "each object's mean level in the other contexts of the data (the leave-one-out "
-            "order that `spo_context` is measured against, so it scores 0 there), the same "
-            "cut to the user's set sizes, and one global order; what they score is what "
-            "knowing which objects are generally useful earns. Chance rows simulate "
-            "heedbench/random (-M seed=0) offline with the runs' designs, templates and seed: "
-            "exactly what a chance run scores; expected values are exact averages over its "
-            "randomness.",
-        )
         computed = _reference_rows(members, contexts)
-        if isinstance(computed, str):
-            table.note = computed
-            tables.append(table)
-            continue
-        references, version = computed
-        if version is not None:
-            table.caption += f" — data {version}, which these runs were scored on"
-        for ref in references:
-            table.rows.append(
-                [
-                    ref.label,
-                    ref.method or MISSING,
-                    ref.template or MISSING,
-                    ref.how,
-                    fmt(mean_se(ref.column("spo_context"))),
-                    fmt(mean_se(ref.column("spo"))),
-                    fmt(mean_se(ref.column("kendall")), 1),
-                    fmt(mean_se(ref.column("kendall_norm"))),
-                    fmt(mean_se(ref.column("kendall_context"))),
-                    f"{ref.valid}/{ref.contexts}",
-                ]
+        references, version = ([], None) if isinstance(computed, str) else computed
+        data = "" if version is None else f" — data {version}, which these runs were scored on"
+        tables.append(
+            table(
+                f"Reference rows on the {len(contexts)} contexts and {objects} objects these "
+                f"runs scored{which}{suffix}{data}",
+                {
+                    "reference": lambda ref: ref.label,
+                    "design": lambda ref: ref.method or MISSING,
+                    "template": lambda ref: ref.template or MISSING,
+                    "how": lambda ref: ref.how,
+                    **_scores(lambda ref, key, digits: fmt(mean_se(ref.column(key)), digits)),
+                    "valid": lambda ref: f"{ref.valid}/{ref.contexts}",
+                },
+                references,
+                note=computed if isinstance(computed, str) else REFERENCE_NOTE,
             )
-        tables.append(table)
+        )
+        if isinstance(computed, str):
+            continue
         contrast = _contrast_table(members, references, suffix)
         if contrast is not None:
             tables.append(contrast)
@@ -584,95 +576,86 @@ def _chance_missing(rows: list[ChoiceRow]) -> list[str]:
     return [m for m in CHOICE_METHODS if m in methods - with_chance]
 
 
+def _consistency(row: ChoiceRow) -> str:
+    if row.method == "pairwise_test":
+        return f"{MISSING}, one order per pair"
+    if row.method in ("pointwise", "listwise"):
+        return f"{MISSING}, no pairs asked"
+    return _cell(row, "order_consistency")
+
+
+def _sets(row: ChoiceRow) -> str:
+    sets = _cell(row, "indifference_sets", 2)
+    return sets if row.method in SPO_ONLY else f"{sets} [{row.user_sets:.2f}]"
+
+
+def _total(estimate: Estimate) -> str:
+    return MISSING if estimate.missing else f"{estimate.value * estimate.n:.0f}"
+
+
+RUN_KEYS: dict[str, Callable[[ChoiceRow], str]] = {
+    "method": lambda r: r.method,
+    "template": lambda r: r.template,
+    "model": lambda r: _model_label(r.model),
+    "settings": lambda r: r.settings,
+}
+SCORES: tuple[tuple[str, int], ...] = (
+    ("spo_context", 3),
+    ("spo", 3),
+    ("kendall", 1),
+    ("kendall_norm", 3),
+    ("kendall_context", 3),
+)
+"""The score keys of `SCORE_COLUMNS` (before `valid`) and their digits."""
+
+
+def _scores(cell: Callable[[Any, str, int], str]) -> dict[str, Callable[[Any], str]]:
+    """The score columns but `valid`, read by `cell(item, key, digits)` (runs and references)."""
+    return {
+        column: functools.partial(cell, key=key, digits=digits)
+        for column, (key, digits) in zip(SCORE_COLUMNS, SCORES, strict=False)
+    }
+
+
 def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
-    alignment = Table(
-        caption="Alignment per run (design × template × model × settings): SPO ↑ (partial "
+    alignment = table(
+        "Alignment per run (design × template × model × settings): SPO ↑ (partial "
         "alignment), K(p) ↓ and K(p) per pair ↓ (full alignment), mean ± stderr over valid "
         "contexts",
-        columns=[
-            "method",
-            "template",
-            "model",
-            "settings",
-            *SCORE_COLUMNS,
-        ],
-        rows=[],
+        {**RUN_KEYS, **_scores(_cell), "valid": lambda r: r.valid_label},
+        rows,
         note=f"`{CHANCE_MODEL}` is the chance reference row of each design. `valid` counts "
         "valid contexts among the scored ones; unscored contexts are named apart. The "
         "context-pair columns are SPO and K(p) per pair on the pairs a context-blind order "
         "gets wrong (`spo_context`, `kendall_context`).",
     )
-    diagnostics = Table(
-        caption="Diagnostics per run: indifference sets produced (the model user's mean in "
-        "brackets), share of invalid (⊥) answers, presentation-order consistency and queries "
-        "per context",
-        columns=[
-            "method",
-            "template",
-            "model",
-            "settings",
-            "indifference sets",
-            "⊥ rate",
-            "order consistency",
-            "queries / context",
-            "queries total",
-        ],
-        rows=[],
+    no_chance = f"{MISSING}, no chance run"
+    alignment.rows += [
+        [
+            m,
+            MISSING,
+            f"{CHANCE_MODEL} (chance)",
+            MISSING,
+            no_chance,
+            MISSING,
+            no_chance,
+            *[MISSING] * 3,
+        ]
+        for m in _chance_missing(rows)
+    ]
+    diagnostics = table(
+        "Diagnostics per run: indifference sets produced (the model user's mean in brackets), "
+        "share of invalid (⊥) answers, presentation-order consistency and queries per context",
+        {
+            **RUN_KEYS,
+            "indifference sets": _sets,
+            "⊥ rate": lambda r: fmt(r.estimates["invalid_rate"]),
+            "order consistency": _consistency,
+            "queries / context": lambda r: fmt(r.estimates["queries"], 1),
+            "queries total": lambda r: _total(r.estimates["queries"]),
+        },
+        rows,
     )
-    for row in rows:
-        model = _model_label(row.model)
-        alignment.rows.append(
-            [
-                row.method,
-                row.template,
-                model,
-                row.settings,
-                _cell(row, "spo_context"),
-                _cell(row, "spo"),
-                _cell(row, "kendall", 1),
-                _cell(row, "kendall_norm"),
-                _cell(row, "kendall_context"),
-                row.valid_label,
-            ]
-        )
-        queries = row.estimates["queries"]
-        sets = _cell(row, "indifference_sets", 2)
-        if row.method not in SPO_ONLY:
-            sets = f"{sets} [{row.user_sets:.2f}]"
-        if row.method == "pairwise_test":
-            consistency = f"{MISSING}, one order per pair"
-        elif row.method in ("pointwise", "listwise"):
-            consistency = f"{MISSING}, no pairs asked"
-        else:
-            consistency = _cell(row, "order_consistency")
-        diagnostics.rows.append(
-            [
-                row.method,
-                row.template,
-                model,
-                row.settings,
-                sets,
-                fmt(row.estimates["invalid_rate"]),
-                consistency,
-                fmt(queries, 1),
-                MISSING if queries.missing else f"{queries.value * queries.n:.0f}",
-            ]
-        )
-    for method in _chance_missing(rows):
-        alignment.rows.append(
-            [
-                method,
-                MISSING,
-                f"{CHANCE_MODEL} (chance)",
-                MISSING,
-                f"{MISSING}, no chance run",
-                MISSING,
-                f"{MISSING}, no chance run",
-                MISSING,
-                MISSING,
-                MISSING,
-            ]
-        )
     return [alignment, diagnostics]
 
 
