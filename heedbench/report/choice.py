@@ -1,22 +1,11 @@
 """`choice` section: partial and full alignment per design × template × model.
 
-Every run is one row, keyed by design, template and any other setting (n, p, validity, score
-range, data, seed): two templates of one design never merge. On top of the per-run tables,
-the paper's layout: Table 1 (SPO) and Table 2 (K(p)) as designs × models, each cell "score /
-valid contexts / best template", the best template picked per design × model (by SPO for
-Table 1; by K(p) among fully valid runs for Table 2), and the indifference sets behind them.
-
-`spo_context` leads every cell and summary line, SPO beside it (Table 2: K(p) per pair on the
-context pairs beside K(p)); cells carry mean ± stderr over the contexts. On data with minimal
-twins (`-T data=contrast`) a table gives `contrast` per factor for every run and reference
-chooser. SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
-"score / valid" tables; `valid` counts them among the *scored* contexts, and contexts left
-unscored (a provider that blocked calls, a solver that did not finish) are counted apart. Next
-to SPO and K(p) stand their context-dependent versions (`spo_context`, `kendall_context`): the
-same measures on the pairs a context-blind order gets wrong. The reference rows (the reversed
-user order, everything indifferent, the context-blind choosers and the chance model
-`heedbench/random` simulated offline per design and template) are computed on exactly the
-contexts and objects the runs scored.
+Every run is one row, keyed by design, template and any other setting: two templates of one
+design never merge. Above the per-run tables stand the paper's Tables 1 and 2 (designs ×
+models, the best template picked per cell); below them the reference rows, computed on exactly
+the contexts and objects the runs scored, which give K(p) its scale. SPO and K(p) average over
+*valid* contexts only, as the paper's "score / valid" tables do; contexts left unscored (a
+provider that blocked calls, a solver that did not finish) are counted apart, never as invalid.
 """
 
 import functools
@@ -45,12 +34,17 @@ from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
 
+SCORE_COLUMNS = {
+    "SPO on context pairs ↑": ("spo_context", 3),
+    "SPO ↑": ("spo", 3),
+    "K(p) ↓": ("kendall", 1),
+    "K(p)/pairs ↓": ("kendall_norm", 3),
+    "K(p)/pair on context pairs ↓": ("kendall_context", 3),
+}
+"""The score columns (then `valid`) of the runs table and the reference rows, so they line up:
+header -> (score key, digits)."""
 KEYS = (
-    "spo_context",
-    "spo",
-    "kendall",
-    "kendall_context",
-    "kendall_norm",
+    *(key for key, _ in SCORE_COLUMNS.values()),
     "indifference_sets",
     "invalid_rate",
     "order_consistency",
@@ -61,19 +55,12 @@ ALL_CONTEXT_KEYS = ("invalid_rate", "queries", "context_pairs")
 """Averaged over every scored context: answers go wrong and queries are spent on invalid ones
 too, and the pairs a context decides are a property of the data."""
 SPO_ONLY = ("pairwise_test",)
+WEAK_ORDER_KEYS = ("kendall", "kendall_norm", "kendall_context", "indifference_sets")
+"""What an SPO-only design, with no weak order, does not have."""
 NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
 NOT_RUN = "not run"
 NO_VALUE = Estimate(math.nan, 0)
-SCORE_COLUMNS = (
-    "SPO on context pairs ↑",
-    "SPO ↑",
-    "K(p) ↓",
-    "K(p)/pairs ↓",
-    "K(p)/pair on context pairs ↓",
-    "valid",
-)
-"""The score columns shared by the runs table and the reference rows, so they line up."""
 REFERENCE_NOTE = (
     "The reversed user order violates every strict preference: its K(p) is the number of "
     "strict pairs, the scale of K(p). Everything indifferent scores p × strict pairs. The "
@@ -234,18 +221,14 @@ def _column(frame: Any, key: str) -> list[float]:
     return list(frame[column]) if column in frame else []
 
 
-def _method_order(method: str) -> int:
-    return CHOICE_METHODS.index(method) if method in CHOICE_METHODS else len(CHOICE_METHODS)
+def _design_order(method: str, template: str) -> tuple[int, int]:
+    known = CHOICE_METHODS.index(method) if method in CHOICE_METHODS else len(CHOICE_METHODS)
+    return known, TEMPLATE_ORDER.get(template, 99)
 
 
 def _row_order(row: ChoiceRow) -> tuple[Any, ...]:
-    return (
-        row.group_label,
-        _method_order(row.method),
-        TEMPLATE_ORDER.get(row.template, 99),
-        row.model == CHANCE_MODEL,
-        row.model,
-    )
+    design = _design_order(row.method, row.template)
+    return (row.group_label, *design, row.model == CHANCE_MODEL, row.model)
 
 
 def _model_label(model: str) -> str:
@@ -265,12 +248,7 @@ def _groups(rows: list[ChoiceRow]) -> list[tuple[str, str, list[ChoiceRow]]]:
 
 
 def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
-    if row.method in SPO_ONLY and key in (
-        "kendall",
-        "kendall_norm",
-        "kendall_context",
-        "indifference_sets",
-    ):
+    if row.method in SPO_ONLY and key in WEAK_ORDER_KEYS:
         return f"{MISSING} (SPO only)"
     if row.valid == 0 and key not in ALL_CONTEXT_KEYS:
         return f"{MISSING}, 0 valid contexts"
@@ -343,63 +321,61 @@ def _no_fully_valid(candidates: list[ChoiceRow]) -> str:
 
 
 def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
-    models = _models(rows)
+    """Tables 1 and 2 and the indifference sets: one row per design, one column per model."""
     methods = [m for m in CHOICE_METHODS if any(r.method == m for r in rows)]
+    weak = [m for m in methods if m not in SPO_ONLY]
     suffix = "" if label == "defaults" else f" — settings: {label}"
-
-    def candidates(method: str, model: str) -> list[ChoiceRow]:
-        return [r for r in rows if r.method == method and r.model == model]
-
-    columns = ["design", *(_model_label(m) for m in models)]
-    table1 = Table(
-        caption=f"Table 1 — partial alignment on the pairs the context decides (`spo_context` "
-        f"↑, the paper's SPO in brackets): mean ± stderr / valid of scored contexts / best "
-        f"template{suffix}",
-        columns=columns,
-        rows=[],
-        note="`spo_context` is SPO on the user's strict pairs that the context-blind order "
-        "(each object's mean level in the other contexts) does not already rank the same way: "
-        "that order scores 0 there, chance about 0.5, and the reference rows show what reading "
-        "a single factor earns. Best template per design × model by mean SPO over its valid "
-        "contexts (ties: more valid contexts, then the earlier template), as in the paper's "
-        "Table 1.",
-    )
-    table2 = Table(
-        caption=f"Table 2 — full alignment on the pairs the context decides (K(p) per pair "
-        f"↓, the paper's K(p) in brackets): mean ± stderr / valid of scored contexts / best "
-        f"template{suffix}",
-        columns=columns,
-        rows=[],
-        note="`kendall_context` is K(p) per pair on the pairs where the context-blind order "
-        "and the user disagree (0 = aligned; the context-blind order itself scores at least p "
-        "there). Best template per design × model by mean K(p), among runs valid in every "
-        "scored context, as in the paper's Table 2 (pairwise_test has no rational preference "
-        "and no K(p)).",
-    )
-    sets = Table(
-        caption=f"Indifference sets per design (the paper's diagnostic){suffix}",
-        columns=[*columns, "model user"],
-        rows=[],
-        note="Mean indifference sets of the run picked in Table 1 (template in brackets), "
-        "and of Table 2's pick where it differs.",
-    )
     user_sets = rows[0].user_sets if rows else math.nan
-    for method in methods:
-        cells1, cells2, cells_sets = [], [], []
-        for model in models:
-            found = candidates(method, model)
-            first = best_for_spo(found)
-            cells1.append(_pivot_cell(found, first, "spo", 3, _no_valid))
-            if method in SPO_ONLY:
-                continue
-            second = best_for_kendall(found)
-            cells2.append(_pivot_cell(found, second, "kendall", 1, _no_fully_valid))
-            cells_sets.append(_sets_cell(found, first, second))
-        table1.rows.append([method, *cells1])
-        if method not in SPO_ONLY:
-            table2.rows.append([method, *cells2])
-            sets.rows.append([method, *cells_sets, f"{user_sets:.2f}"])
-    return [table1, table2, sets]
+
+    def per_model(cell: Callable[[list[ChoiceRow]], str]) -> dict[str, Callable[[str], str]]:
+        def of(model: str) -> Callable[[str], str]:
+            return lambda method: cell([r for r in rows if (r.method, r.model) == (method, model)])
+
+        return {"design": str, **{_model_label(m): of(m) for m in _models(rows)}}
+
+    return [
+        table(
+            "Table 1 — partial alignment on the pairs the context decides (`spo_context` ↑, "
+            "the paper's SPO in brackets): mean ± stderr / valid of scored contexts / best "
+            f"template{suffix}",
+            per_model(lambda found: _pivot_cell(found, best_for_spo(found), "spo", 3, _no_valid)),
+            methods,
+            note="`spo_context` is SPO on the user's strict pairs that the context-blind order "
+            "(each object's mean level in the other contexts) does not already rank the same "
+            "way: that order scores 0 there, chance about 0.5, and the reference rows show what "
+            "reading a single factor earns. Best template per design × model by mean SPO over "
+            "its valid contexts (ties: more valid contexts, then the earlier template), as in "
+            "the paper's Table 1.",
+        ),
+        table(
+            "Table 2 — full alignment on the pairs the context decides (K(p) per pair ↓, the "
+            "paper's K(p) in brackets): mean ± stderr / valid of scored contexts / best "
+            f"template{suffix}",
+            per_model(
+                lambda found: _pivot_cell(
+                    found, best_for_kendall(found), "kendall", 1, _no_fully_valid
+                )
+            ),
+            weak,
+            note="`kendall_context` is K(p) per pair on the pairs where the context-blind order "
+            "and the user disagree (0 = aligned; the context-blind order itself scores at least "
+            "p there). Best template per design × model by mean K(p), among runs valid in every "
+            "scored context, as in the paper's Table 2 (pairwise_test has no rational "
+            "preference and no K(p)).",
+        ),
+        table(
+            f"Indifference sets per design (the paper's diagnostic){suffix}",
+            {
+                **per_model(
+                    lambda found: _sets_cell(found, best_for_spo(found), best_for_kendall(found))
+                ),
+                "model user": lambda _: f"{user_sets:.2f}",
+            },
+            weak,
+            note="Mean indifference sets of the run picked in Table 1 (template in brackets), "
+            "and of Table 2's pick where it differs.",
+        ),
+    ]
 
 
 def _sets_cell(found: list[ChoiceRow], first: ChoiceRow | None, second: ChoiceRow | None) -> str:
@@ -463,7 +439,7 @@ def _reference_rows(
     everyone, samples, version = found_data
     designs = sorted(
         {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
-        key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
+        key=lambda d: _design_order(*d),
     )
     found = rows_on(
         samples,
@@ -599,21 +575,13 @@ RUN_KEYS: dict[str, Callable[[ChoiceRow], str]] = {
     "model": lambda r: _model_label(r.model),
     "settings": lambda r: r.settings,
 }
-SCORES: tuple[tuple[str, int], ...] = (
-    ("spo_context", 3),
-    ("spo", 3),
-    ("kendall", 1),
-    ("kendall_norm", 3),
-    ("kendall_context", 3),
-)
-"""The score keys of `SCORE_COLUMNS` (before `valid`) and their digits."""
 
 
 def _scores(cell: Callable[[Any, str, int], str]) -> dict[str, Callable[[Any], str]]:
     """The score columns but `valid`, read by `cell(item, key, digits)` (runs and references)."""
     return {
         column: functools.partial(cell, key=key, digits=digits)
-        for column, (key, digits) in zip(SCORE_COLUMNS, SCORES, strict=False)
+        for column, (key, digits) in SCORE_COLUMNS.items()
     }
 
 

@@ -1,26 +1,12 @@
 """`prefdisco` section: does asking questions personalise the answer, and at what cost?
 
 Every row, series and summary line belongs to one model under one *setting*: the task
-parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
-fixed_questions, questions, user_type, verdict, data, revision, variant, max_problems, seed,
-and the protocol's switches, `solvers/prefdisco/settings.py`). Runs of a model
-that differ in anything else (the condition they ran, `source`, `strict`, `allow_self_roles`)
-are pooled into its row; runs that differ in a setting never are. A setting is named by
-`protocol`, `judge` and `user_type`, plus every other key that differs from the task's default
-(for a switch, from the protocol's own choice).
-
-Per model × setting × source (and over all sources):
-- PrefAlign (1–5) and accuracy per condition, questions asked in discovery;
-- normalized alignment 100·(D − B)/(O − B) over the records (problem × persona) scored in all
-  three conditions, with a bootstrap interval that resamples those records; over all sources,
-  from the source-averaged means (the bootstrap resamples records within each source);
-- the share of records whose discovery answer aligns worse than the baseline (D < B).
-
-Then the paper's summaries: the share of model × source pairs with negative normalized
-alignment (its 29.0%), questions asked against PrefAlign per provider with Pearson r and a
-least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k by source
-(its Figure 5). Beyond the paper, the stock questionnaire (`-T questions=stock`) beside each
-model's own discovery: the share of its discovery gain that generic questions already earn.
+parameters that change what is measured (`SETTING_KEYS`, with the protocol's switches from
+`solvers/prefdisco/settings.py`). Runs of a model that differ only in anything else (the
+condition, `source`, `strict`, `allow_self_roles`) are pooled; runs that differ in a setting
+never are, so two measurements are never averaged into one number. docs/report.md lists the
+tables; normalized alignment over all sources comes from the source-averaged means, with a
+bootstrap that resamples records within each source.
 """
 
 import functools
@@ -33,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import linregress
 
 from heedbench.evals.prefdisco.task import CONDITIONS, prefdisco
 from heedbench.report.document import (
@@ -138,11 +125,6 @@ class PrefDiscoRow:
     def settings(self) -> str:
         """The setting as shown in tables, figures and summary lines."""
         return setting_label(self.setting)
-
-    @property
-    def user_type(self) -> str:
-        """The simulated user type of the setting."""
-        return str(self.setting["user_type"])
 
 
 def _paired(group: pd.DataFrame) -> pd.DataFrame:
@@ -381,18 +363,12 @@ def _fisher_p(r: float, n: int) -> float:
 
 
 def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[Estimate, float]:
-    """Least-squares slope (with its standard error) and intercept of y on x."""
-    x, y = np.array(xs, dtype=float), np.array(ys, dtype=float)
-    n = len(x)
-    sxx = float(((x - x.mean()) ** 2).sum()) if n else 0.0
-    if n < 2 or sxx == 0:
-        return Estimate(math.nan, n), math.nan
-    slope = float(((x - x.mean()) * (y - y.mean())).sum() / sxx)
-    intercept = float(y.mean() - slope * x.mean())
-    if n < 3:
-        return Estimate(slope, n, stderr=math.nan), intercept
-    residual = float(((y - (intercept + slope * x)) ** 2).sum())
-    return Estimate(slope, n, stderr=math.sqrt(residual / (n - 2) / sxx)), intercept
+    """Least-squares slope (with its standard error from three points on) and intercept."""
+    if len(set(xs)) < 2:
+        return Estimate(math.nan, len(xs)), math.nan
+    fit = linregress(xs, ys)
+    stderr = float(fit.stderr) if len(xs) > 2 else math.nan
+    return Estimate(float(fit.slope), len(xs), stderr=stderr), float(fit.intercept)
 
 
 def question_fits(samples: pd.DataFrame, rng: np.random.Generator) -> list[QuestionFit]:
