@@ -631,12 +631,7 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
 
 
 def _configs(rows: list[ChoiceRow], many_groups: bool) -> list[str]:
-    seen: list[str] = []
-    for row in rows:
-        label = _config_label(row, many_groups)
-        if label not in seen:
-            seen.append(label)
-    return seen
+    return list(dict.fromkeys(_config_label(row, many_groups) for row in rows))
 
 
 def _config_label(row: ChoiceRow, many_groups: bool) -> str:
@@ -677,11 +672,7 @@ def _figures(rows: list[ChoiceRow]) -> list[Figure]:
         labels.setdefault(model, {})[config] = f"{row.template} {_valid_note(row)}"
     markers = {_config_label(row, many_groups): row.method for row in rows}
     no_valid = [r.name for r in rows if r.valid == 0]
-    missing_note = (
-        f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
-        if no_valid
-        else ""
-    )
+    missing_note = f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
     valid_above = "design and template (valid contexts above each bar)"
     return [
         Figure(
@@ -709,7 +700,7 @@ def _figures(rows: list[ChoiceRow]) -> list[Figure]:
             "choice_queries.png",
             "What alignment costs: SPO against queries per context for every run; the marker "
             "is the design, the colour the model, the label the template and valid contexts."
-            + missing_note,
+            + (missing_note if no_valid else ""),
             "Alignment per query spent (marker = design, colour = model)",
             "queries per context (log scale)",
             "SPO (higher is better)",

@@ -176,24 +176,13 @@ def _interval(point: float, n: int, draws: Units) -> Estimate:
     return Estimate(point, n, low=float(low), high=float(high))
 
 
-def _source_normalized(paired: pd.DataFrame, rng: np.random.Generator) -> tuple[Estimate, str]:
-    """Paired normalized alignment of one source, with a bootstrap interval over its records."""
-    units, missing = _complete(paired)
-    if missing:
-        return Estimate(math.nan, 0), missing
-    b, d, o = (float(x) for x in units.mean(axis=0))
-    point = normalized_alignment(b, d, o)
-    if math.isnan(point):
-        return Estimate(point, len(units)), f"{MISSING}, oracle = baseline (scale undefined)"
-    return _interval(point, len(units), _alignments(_resampled(units, rng))), ""
-
-
-def _pooled_normalized(
+def _normalized(
     sources: Mapping[str, pd.DataFrame], rng: np.random.Generator
 ) -> tuple[Estimate, str]:
     """Normalized alignment from the source-averaged condition means (each source counts once).
 
-    The bootstrap interval resamples records within each source, keeping their counts.
+    The bootstrap interval resamples records within each source, keeping their counts; with
+    one source it is that source's paired normalized alignment.
     """
     found = {source: _complete(paired) for source, paired in sources.items()}
     complete = [units for units, _ in found.values() if len(units)]
@@ -270,12 +259,12 @@ def prefdisco_rows(
         sources = {str(s): group for s, group in by_model.groupby("m_source")}
         normalized = {}
         for source, group in sources.items():
-            normalized[source] = _source_normalized(_paired(group), generator)
+            normalized[source] = _normalized({source: _paired(group)}, generator)
             rows.append(_row(str(model), values, source, group, normalized[source]))
         pooled = (
             next(iter(normalized.values()))  # one source: the same estimate, not a second draw
             if len(sources) == 1
-            else _pooled_normalized({s: _paired(g) for s, g in sources.items()}, generator)
+            else _normalized({s: _paired(g) for s, g in sources.items()}, generator)
         )
         rows.append(_row(str(model), values, ALL, by_model, pooled))
     rows.sort(key=lambda r: (r.model, r.settings, r.source == ALL, r.source))
