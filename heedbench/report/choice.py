@@ -34,6 +34,8 @@ from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
 
+__all__ = ["CHANCE_MODEL", "ChoiceRow", "choice_rows", "choice_section", "runs_data"]
+
 SCORE_COLUMNS = {
     "SPO on context pairs ↑": ("spo_context", 3),
     "SPO ↑": ("spo", 3),
@@ -577,7 +579,7 @@ RUN_KEYS: dict[str, Callable[[ChoiceRow], str]] = {
 }
 
 
-def _scores(cell: Callable[[Any, str, int], str]) -> dict[str, Callable[[Any], str]]:
+def _scores(cell: Callable[..., str]) -> dict[str, Callable[[Any], str]]:
     """The score columns but `valid`, read by `cell(item, key, digits)` (runs and references)."""
     return {
         column: functools.partial(cell, key=key, digits=digits)

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import linregress
 
 from heedbench.evals.prefdisco.task import CONDITIONS, prefdisco
 from heedbench.report.document import (
@@ -352,12 +351,18 @@ def _fisher_p(r: float, n: int) -> float:
 
 
 def _line(xs: Sequence[float], ys: Sequence[float]) -> tuple[Estimate, float]:
-    """Least-squares slope (with its standard error from three points on) and intercept."""
-    if len(set(xs)) < 2:
-        return Estimate(math.nan, len(xs)), math.nan
-    fit = linregress(xs, ys)
-    stderr = float(fit.stderr) if len(xs) > 2 else math.nan
-    return Estimate(float(fit.slope), len(xs), stderr=stderr), float(fit.intercept)
+    """Least-squares slope (with its standard error) and intercept of y on x."""
+    x, y = np.array(xs, dtype=float), np.array(ys, dtype=float)
+    n = len(x)
+    sxx = float(((x - x.mean()) ** 2).sum()) if n else 0.0
+    if n < 2 or sxx == 0:
+        return Estimate(math.nan, n), math.nan
+    slope = float(((x - x.mean()) * (y - y.mean())).sum() / sxx)
+    intercept = float(y.mean() - slope * x.mean())
+    if n < 3:
+        return Estimate(slope, n, stderr=math.nan), intercept
+    residual = float(((y - (intercept + slope * x)) ** 2).sum())
+    return Estimate(slope, n, stderr=math.sqrt(residual / (n - 2) / sxx)), intercept
 
 
 def question_fits(samples: pd.DataFrame, rng: np.random.Generator) -> list[QuestionFit]:
@@ -547,7 +552,7 @@ def _tables(
 ) -> list[Table]:
     """Every prefdisco table, each declared as its columns (the ones with no rows left out)."""
 
-    def per_condition(of: Callable[[PrefDiscoRow, str], str]) -> Head:
+    def per_condition(of: Callable[..., str]) -> Head:
         return {c: functools.partial(of, condition=c) for c in CONDITIONS}
 
     found = [
