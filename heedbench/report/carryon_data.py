@@ -131,23 +131,12 @@ class CarryOnData:
 
     def observations(self, variant: str, key: str, **where: Any) -> list[tuple[str, float]]:
         """(query, value) of one score key over a variant's samples (optionally filtered)."""
-        frame = self.samples
-        column = f"v_{key}"
-        if column not in frame:
-            return []
-        mask = frame["variant"] == variant
-        for name, wanted in where.items():
-            mask &= frame[name] == wanted
-        rows = frame.loc[mask, ["m_query_id", column]]
-        return [(str(q), float(v)) for q, v in rows.itertuples(index=False)]
+        return _pairs(self.samples, variant, f"v_{key}", where)
 
     def has(self, variant: str, condition: str, **where: Any) -> bool:
         """Whether the variant has samples of a condition (turn 1: any but the oracle)."""
-        frame = self.samples
         wanted = ("turn1", "bc", "nc") if condition == "turn1" else (condition,)
-        mask = (frame["variant"] == variant) & frame["m_condition"].isin(wanted)
-        for name, value in where.items():
-            mask &= frame[name] == value
+        mask = _mask(self.samples, variant, where) & self.samples["m_condition"].isin(wanted)
         return bool(mask.any())
 
     def estimate(self, variant: str, key: str, **where: Any) -> Estimate:
@@ -168,43 +157,39 @@ class CarryOnData:
         return frame_estimate(self.turns, variant, value, where)
 
 
+def _mask(frame: pd.DataFrame, variant: str, where: dict[str, Any]) -> "pd.Series[bool]":
+    mask = frame["variant"] == variant
+    for column, wanted in where.items():
+        mask &= frame[column] == wanted
+    return mask
+
+
+def _pairs(
+    frame: pd.DataFrame, variant: str, column: str, where: dict[str, Any]
+) -> list[tuple[str, float]]:
+    """(query, value) of a column over a variant's rows that match `where`."""
+    if column not in frame:
+        return []
+    rows = frame.loc[_mask(frame, variant, where), ["m_query_id", column]]
+    return [(str(q), float(v)) for q, v in rows.itertuples(index=False)]
+
+
 def frame_estimate(
     frame: pd.DataFrame, variant: str, value: str, where: dict[str, Any]
 ) -> Estimate:
     """Mean ± query-clustered stderr of a column over a variant's rows of any frame."""
-    mask = frame["variant"] == variant
-    for column, wanted in where.items():
-        mask &= frame[column] == wanted
-    rows = frame.loc[mask, ["m_query_id", value]]
-    return estimate_of(
-        clustered_mean([(str(q), float(v)) for q, v in rows.itertuples(index=False)])
-    )
+    return estimate_of(clustered_mean(_pairs(frame, variant, value, where)))
 
 
 def _turn_rows(samples: pd.DataFrame) -> pd.DataFrame:
-    records: list[dict[str, Any]] = []
-    for _, row in samples.iterrows():
-        metadata = row.get("score_metadata")
-        turns = metadata.get("turns") if isinstance(metadata, dict) else None
-        for turn in turns or []:
-            records.append(
-                {
-                    "variant": row["variant"],
-                    "m_condition": row["m_condition"],
-                    "m_category": row["m_category"],
-                    "m_query_id": row["m_query_id"],
-                    "id": row["id"],
-                    "epoch": row["epoch"],
-                    "exchange": int(turn["exchange"]),
-                    "move": turn.get("move"),
-                    **{
-                        key: math.nan if turn.get(key) is None else float(turn[key])
-                        for key in TURN_VALUES
-                    },
-                }
-            )
-    columns = ["variant", "m_condition", "m_category", "m_query_id", "id", "epoch", "exchange"]
-    return pd.DataFrame.from_records(records, columns=[*columns, "move", *TURN_VALUES])
+    """One row per exchange of every scored conversation, from each score's `turns`."""
+    keys = ["variant", "m_condition", "m_category", "m_query_id", "id", "epoch"]
+    turns = samples["score_metadata"].map(lambda m: m.get("turns") if isinstance(m, dict) else None)
+    rows = samples[keys].assign(turn=turns.map(lambda t: t or None)).explode("turn")
+    rows = rows[rows["turn"].notna()]
+    values = pd.DataFrame(list(rows["turn"]), rows.index, ["exchange", "move", *TURN_VALUES])
+    values = values.astype({"exchange": int, **dict.fromkeys(TURN_VALUES, float)})
+    return pd.concat([rows[keys], values], axis=1).reset_index(drop=True)
 
 
 def carryon_data(loaded: Loaded) -> CarryOnData | None:

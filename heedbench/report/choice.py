@@ -1,24 +1,14 @@
 """`choice` section: partial and full alignment per design × template × model.
 
-Every run is one row, keyed by design, template and any other setting (n, p, validity, score
-range, data, seed): two templates of one design never merge. On top of the per-run tables,
-the paper's layout: Table 1 (SPO) and Table 2 (K(p)) as designs × models, each cell "score /
-valid contexts / best template", the best template picked per design × model (by SPO for
-Table 1; by K(p) among fully valid runs for Table 2), and the indifference sets behind them.
-
-`spo_context` leads every cell and summary line, SPO beside it (Table 2: K(p) per pair on the
-context pairs beside K(p)); cells carry mean ± stderr over the contexts. On data with minimal
-twins (`-T data=contrast`) a table gives `contrast` per factor for every run and reference
-chooser. SPO, K(p) and K(p) per pair are averaged over *valid* contexts only, as in the paper's
-"score / valid" tables; `valid` counts them among the *scored* contexts, and contexts left
-unscored (a provider that blocked calls, a solver that did not finish) are counted apart. Next
-to SPO and K(p) stand their context-dependent versions (`spo_context`, `kendall_context`): the
-same measures on the pairs a context-blind order gets wrong. The reference rows (the reversed
-user order, everything indifferent, the context-blind choosers and the chance model
-`heedbench/random` simulated offline per design and template) are computed on exactly the
-contexts and objects the runs scored.
+Every run is one row, keyed by design, template and any other setting: two templates of one
+design never merge. Above the per-run tables stand the paper's Tables 1 and 2 (designs ×
+models, the best template picked per cell); below them the reference rows, computed on exactly
+the contexts and objects the runs scored, which give K(p) its scale. SPO and K(p) average over
+*valid* contexts only, as the paper's "score / valid" tables do; contexts left unscored (a
+provider that blocked calls, a solver that did not finish) are counted apart, never as invalid.
 """
 
+import functools
 import json
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -28,23 +18,35 @@ from typing import Any
 from inspect_ai.dataset import Sample
 
 from heedbench.evals.choice.dataset import PREVIOUS_VERSIONS, ChoiceDataError, choice_dataset
-from heedbench.evals.choice.reference import ReferenceRow, rows_on, select_contexts
+from heedbench.evals.choice.reference import (
+    CHANCE_MODEL,
+    ReferenceRow,
+    rows_on,
+    select_contexts,
+)
 from heedbench.report.document import MISSING, Section, Table, per_sample
 from heedbench.report.figures import Bars, Figure, Points
 from heedbench.report.load import Loaded, Run
 from heedbench.report.stats import Estimate, fmt, mean_se, plus_minus
+from heedbench.report.tables import table
 from heedbench.scorers.choice.metrics import TwinContext, twin_contrasts
 from heedbench.scorers.choice.scorer import chosen_relation
 from heedbench.solvers.choice import CHOICE_METHODS
 from heedbench.solvers.choice.prompts import TEMPLATES
 
-CHANCE_MODEL = "heedbench/random"
+__all__ = ["CHANCE_MODEL", "ChoiceRow", "choice_rows", "choice_section", "runs_data"]
+
+SCORE_COLUMNS = {
+    "SPO on context pairs ↑": ("spo_context", 3),
+    "SPO ↑": ("spo", 3),
+    "K(p) ↓": ("kendall", 1),
+    "K(p)/pairs ↓": ("kendall_norm", 3),
+    "K(p)/pair on context pairs ↓": ("kendall_context", 3),
+}
+"""The score columns (then `valid`) of the runs table and the reference rows, so they line up:
+header -> (score key, digits)."""
 KEYS = (
-    "spo_context",
-    "spo",
-    "kendall",
-    "kendall_context",
-    "kendall_norm",
+    *(key for key, _ in SCORE_COLUMNS.values()),
     "indifference_sets",
     "invalid_rate",
     "order_consistency",
@@ -55,19 +57,23 @@ ALL_CONTEXT_KEYS = ("invalid_rate", "queries", "context_pairs")
 """Averaged over every scored context: answers go wrong and queries are spent on invalid ones
 too, and the pairs a context decides are a property of the data."""
 SPO_ONLY = ("pairwise_test",)
+WEAK_ORDER_KEYS = ("kendall", "kendall_norm", "kendall_context", "indifference_sets")
+"""What an SPO-only design, with no weak order, does not have."""
 NOT_A_SETTING = ("method", "template", "cache")
 """Task parameters that do not change what a run measures (cache) or that key the row."""
 NOT_RUN = "not run"
 NO_VALUE = Estimate(math.nan, 0)
-SCORE_COLUMNS = (
-    "SPO on context pairs ↑",
-    "SPO ↑",
-    "K(p) ↓",
-    "K(p)/pairs ↓",
-    "K(p)/pair on context pairs ↓",
-    "valid",
+REFERENCE_NOTE = (
+    "The reversed user order violates every strict preference: its K(p) is the number of "
+    "strict pairs, the scale of K(p). Everything indifferent scores p × strict pairs. The "
+    "context-blind rows never read the context they are scored on: each object's mean level "
+    "in the other contexts of the data (the leave-one-out order that `spo_context` is measured "
+    "against, so it scores 0 there), the same cut to the user's set sizes, and one global "
+    "order; what they score is what knowing which objects are generally useful earns. Chance "
+    "rows simulate heedbench/random (-M seed=0) offline with the runs' designs, templates and "
+    "seed: exactly what a chance run scores; expected values are exact averages over its "
+    "randomness."
 )
-"""The score columns shared by the runs table and the reference rows, so they line up."""
 TEMPLATE_ORDER = {template: index for index, template in enumerate(TEMPLATES)}
 
 
@@ -217,18 +223,14 @@ def _column(frame: Any, key: str) -> list[float]:
     return list(frame[column]) if column in frame else []
 
 
-def _method_order(method: str) -> int:
-    return CHOICE_METHODS.index(method) if method in CHOICE_METHODS else len(CHOICE_METHODS)
+def _design_order(method: str, template: str) -> tuple[int, int]:
+    known = CHOICE_METHODS.index(method) if method in CHOICE_METHODS else len(CHOICE_METHODS)
+    return known, TEMPLATE_ORDER.get(template, 99)
 
 
 def _row_order(row: ChoiceRow) -> tuple[Any, ...]:
-    return (
-        row.group_label,
-        _method_order(row.method),
-        TEMPLATE_ORDER.get(row.template, 99),
-        row.model == CHANCE_MODEL,
-        row.model,
-    )
+    design = _design_order(row.method, row.template)
+    return (row.group_label, *design, row.model == CHANCE_MODEL, row.model)
 
 
 def _model_label(model: str) -> str:
@@ -248,12 +250,7 @@ def _groups(rows: list[ChoiceRow]) -> list[tuple[str, str, list[ChoiceRow]]]:
 
 
 def _cell(row: ChoiceRow, key: str, digits: int = 3) -> str:
-    if row.method in SPO_ONLY and key in (
-        "kendall",
-        "kendall_norm",
-        "kendall_context",
-        "indifference_sets",
-    ):
+    if row.method in SPO_ONLY and key in WEAK_ORDER_KEYS:
         return f"{MISSING} (SPO only)"
     if row.valid == 0 and key not in ALL_CONTEXT_KEYS:
         return f"{MISSING}, 0 valid contexts"
@@ -326,63 +323,61 @@ def _no_fully_valid(candidates: list[ChoiceRow]) -> str:
 
 
 def _paper_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
-    models = _models(rows)
+    """Tables 1 and 2 and the indifference sets: one row per design, one column per model."""
     methods = [m for m in CHOICE_METHODS if any(r.method == m for r in rows)]
+    weak = [m for m in methods if m not in SPO_ONLY]
     suffix = "" if label == "defaults" else f" — settings: {label}"
-
-    def candidates(method: str, model: str) -> list[ChoiceRow]:
-        return [r for r in rows if r.method == method and r.model == model]
-
-    columns = ["design", *(_model_label(m) for m in models)]
-    table1 = Table(
-        caption=f"Table 1 — partial alignment on the pairs the context decides (`spo_context` "
-        f"↑, the paper's SPO in brackets): mean ± stderr / valid of scored contexts / best "
-        f"template{suffix}",
-        columns=columns,
-        rows=[],
-        note="`spo_context` is SPO on the user's strict pairs that the context-blind order "
-        "(each object's mean level in the other contexts) does not already rank the same way: "
-        "that order scores 0 there, chance about 0.5, and the reference rows show what reading "
-        "a single factor earns. Best template per design × model by mean SPO over its valid "
-        "contexts (ties: more valid contexts, then the earlier template), as in the paper's "
-        "Table 1.",
-    )
-    table2 = Table(
-        caption=f"Table 2 — full alignment on the pairs the context decides (K(p) per pair "
-        f"↓, the paper's K(p) in brackets): mean ± stderr / valid of scored contexts / best "
-        f"template{suffix}",
-        columns=columns,
-        rows=[],
-        note="`kendall_context` is K(p) per pair on the pairs where the context-blind order "
-        "and the user disagree (0 = aligned; the context-blind order itself scores at least p "
-        "there). Best template per design × model by mean K(p), among runs valid in every "
-        "scored context, as in the paper's Table 2 (pairwise_test has no rational preference "
-        "and no K(p)).",
-    )
-    sets = Table(
-        caption=f"Indifference sets per design (the paper's diagnostic){suffix}",
-        columns=[*columns, "model user"],
-        rows=[],
-        note="Mean indifference sets of the run picked in Table 1 (template in brackets), "
-        "and of Table 2's pick where it differs.",
-    )
     user_sets = rows[0].user_sets if rows else math.nan
-    for method in methods:
-        cells1, cells2, cells_sets = [], [], []
-        for model in models:
-            found = candidates(method, model)
-            first = best_for_spo(found)
-            cells1.append(_pivot_cell(found, first, "spo", 3, _no_valid))
-            if method in SPO_ONLY:
-                continue
-            second = best_for_kendall(found)
-            cells2.append(_pivot_cell(found, second, "kendall", 1, _no_fully_valid))
-            cells_sets.append(_sets_cell(found, first, second))
-        table1.rows.append([method, *cells1])
-        if method not in SPO_ONLY:
-            table2.rows.append([method, *cells2])
-            sets.rows.append([method, *cells_sets, f"{user_sets:.2f}"])
-    return [table1, table2, sets]
+
+    def per_model(cell: Callable[[list[ChoiceRow]], str]) -> dict[str, Callable[[str], str]]:
+        def of(model: str) -> Callable[[str], str]:
+            return lambda method: cell([r for r in rows if (r.method, r.model) == (method, model)])
+
+        return {"design": str, **{_model_label(m): of(m) for m in _models(rows)}}
+
+    return [
+        table(
+            "Table 1 — partial alignment on the pairs the context decides (`spo_context` ↑, "
+            "the paper's SPO in brackets): mean ± stderr / valid of scored contexts / best "
+            f"template{suffix}",
+            per_model(lambda found: _pivot_cell(found, best_for_spo(found), "spo", 3, _no_valid)),
+            methods,
+            note="`spo_context` is SPO on the user's strict pairs that the context-blind order "
+            "(each object's mean level in the other contexts) does not already rank the same "
+            "way: that order scores 0 there, chance about 0.5, and the reference rows show what "
+            "reading a single factor earns. Best template per design × model by mean SPO over "
+            "its valid contexts (ties: more valid contexts, then the earlier template), as in "
+            "the paper's Table 1.",
+        ),
+        table(
+            "Table 2 — full alignment on the pairs the context decides (K(p) per pair ↓, the "
+            "paper's K(p) in brackets): mean ± stderr / valid of scored contexts / best "
+            f"template{suffix}",
+            per_model(
+                lambda found: _pivot_cell(
+                    found, best_for_kendall(found), "kendall", 1, _no_fully_valid
+                )
+            ),
+            weak,
+            note="`kendall_context` is K(p) per pair on the pairs where the context-blind order "
+            "and the user disagree (0 = aligned; the context-blind order itself scores at least "
+            "p there). Best template per design × model by mean K(p), among runs valid in every "
+            "scored context, as in the paper's Table 2 (pairwise_test has no rational "
+            "preference and no K(p)).",
+        ),
+        table(
+            f"Indifference sets per design (the paper's diagnostic){suffix}",
+            {
+                **per_model(
+                    lambda found: _sets_cell(found, best_for_spo(found), best_for_kendall(found))
+                ),
+                "model user": lambda _: f"{user_sets:.2f}",
+            },
+            weak,
+            note="Mean indifference sets of the run picked in Table 1 (template in brackets), "
+            "and of Table 2's pick where it differs.",
+        ),
+    ]
 
 
 def _sets_cell(found: list[ChoiceRow], first: ChoiceRow | None, second: ChoiceRow | None) -> str:
@@ -446,7 +441,7 @@ def _reference_rows(
     everyone, samples, version = found_data
     designs = sorted(
         {(r.method, r.template) for r in rows if r.method in CHOICE_METHODS},
-        key=lambda d: (_method_order(d[0]), TEMPLATE_ORDER.get(d[1], 99)),
+        key=lambda d: _design_order(*d),
     )
     found = rows_on(
         samples,
@@ -483,52 +478,27 @@ def _reference_tables(label: str, rows: list[ChoiceRow]) -> list[Table]:
             if len(sets) > 1 or len(contexts) < len(_dataset_ids(members))
             else ""
         )
-        table = Table(
-            caption=f"Reference rows on the {len(contexts)} contexts and {objects} objects "
-            f"these runs scored{which}{suffix}",
-            columns=[
-                "reference",
-                "design",
-                "template",
-                "how",
-                *SCORE_COLUMNS,
-            ],
-            rows=[],
-            note="The reversed user order violates every strict preference: its K(p) is the "
-            "number of strict pairs, the scale of K(p). Everything indifferent scores p × "
-            "strict pairs. The context-blind rows never read the context they are scored on: "
-            "each object's mean level in the other contexts of the data (the leave-one-out "
-            "order that `spo_context` is measured against, so it scores 0 there), the same "
-            "cut to the user's set sizes, and one global order; what they score is what "
-            "knowing which objects are generally useful earns. Chance rows simulate "
-            "heedbench/random (-M seed=0) offline with the runs' designs, templates and seed: "
-            "exactly what a chance run scores; expected values are exact averages over its "
-            "randomness.",
-        )
         computed = _reference_rows(members, contexts)
-        if isinstance(computed, str):
-            table.note = computed
-            tables.append(table)
-            continue
-        references, version = computed
-        if version is not None:
-            table.caption += f" — data {version}, which these runs were scored on"
-        for ref in references:
-            table.rows.append(
-                [
-                    ref.label,
-                    ref.method or MISSING,
-                    ref.template or MISSING,
-                    ref.how,
-                    fmt(mean_se(ref.column("spo_context"))),
-                    fmt(mean_se(ref.column("spo"))),
-                    fmt(mean_se(ref.column("kendall")), 1),
-                    fmt(mean_se(ref.column("kendall_norm"))),
-                    fmt(mean_se(ref.column("kendall_context"))),
-                    f"{ref.valid}/{ref.contexts}",
-                ]
+        references, version = ([], None) if isinstance(computed, str) else computed
+        data = "" if version is None else f" — data {version}, which these runs were scored on"
+        tables.append(
+            table(
+                f"Reference rows on the {len(contexts)} contexts and {objects} objects these "
+                f"runs scored{which}{suffix}{data}",
+                {
+                    "reference": lambda ref: ref.label,
+                    "design": lambda ref: ref.method or MISSING,
+                    "template": lambda ref: ref.template or MISSING,
+                    "how": lambda ref: ref.how,
+                    **_scores(lambda ref, key, digits: fmt(mean_se(ref.column(key)), digits)),
+                    "valid": lambda ref: f"{ref.valid}/{ref.contexts}",
+                },
+                references,
+                note=computed if isinstance(computed, str) else REFERENCE_NOTE,
             )
-        tables.append(table)
+        )
+        if isinstance(computed, str):
+            continue
         contrast = _contrast_table(members, references, suffix)
         if contrast is not None:
             tables.append(contrast)
@@ -584,95 +554,78 @@ def _chance_missing(rows: list[ChoiceRow]) -> list[str]:
     return [m for m in CHOICE_METHODS if m in methods - with_chance]
 
 
+def _consistency(row: ChoiceRow) -> str:
+    if row.method == "pairwise_test":
+        return f"{MISSING}, one order per pair"
+    if row.method in ("pointwise", "listwise"):
+        return f"{MISSING}, no pairs asked"
+    return _cell(row, "order_consistency")
+
+
+def _sets(row: ChoiceRow) -> str:
+    sets = _cell(row, "indifference_sets", 2)
+    return sets if row.method in SPO_ONLY else f"{sets} [{row.user_sets:.2f}]"
+
+
+def _total(estimate: Estimate) -> str:
+    return MISSING if estimate.missing else f"{estimate.value * estimate.n:.0f}"
+
+
+RUN_KEYS: dict[str, Callable[[ChoiceRow], str]] = {
+    "method": lambda r: r.method,
+    "template": lambda r: r.template,
+    "model": lambda r: _model_label(r.model),
+    "settings": lambda r: r.settings,
+}
+
+
+def _scores(cell: Callable[..., str]) -> dict[str, Callable[[Any], str]]:
+    """The score columns but `valid`, read by `cell(item, key, digits)` (runs and references)."""
+    return {
+        column: functools.partial(cell, key=key, digits=digits)
+        for column, (key, digits) in SCORE_COLUMNS.items()
+    }
+
+
 def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
-    alignment = Table(
-        caption="Alignment per run (design × template × model × settings): SPO ↑ (partial "
+    alignment = table(
+        "Alignment per run (design × template × model × settings): SPO ↑ (partial "
         "alignment), K(p) ↓ and K(p) per pair ↓ (full alignment), mean ± stderr over valid "
         "contexts",
-        columns=[
-            "method",
-            "template",
-            "model",
-            "settings",
-            *SCORE_COLUMNS,
-        ],
-        rows=[],
+        {**RUN_KEYS, **_scores(_cell), "valid": lambda r: r.valid_label},
+        rows,
         note=f"`{CHANCE_MODEL}` is the chance reference row of each design. `valid` counts "
         "valid contexts among the scored ones; unscored contexts are named apart. The "
         "context-pair columns are SPO and K(p) per pair on the pairs a context-blind order "
         "gets wrong (`spo_context`, `kendall_context`).",
     )
-    diagnostics = Table(
-        caption="Diagnostics per run: indifference sets produced (the model user's mean in "
-        "brackets), share of invalid (⊥) answers, presentation-order consistency and queries "
-        "per context",
-        columns=[
-            "method",
-            "template",
-            "model",
-            "settings",
-            "indifference sets",
-            "⊥ rate",
-            "order consistency",
-            "queries / context",
-            "queries total",
-        ],
-        rows=[],
+    no_chance = f"{MISSING}, no chance run"
+    alignment.rows += [
+        [
+            m,
+            MISSING,
+            f"{CHANCE_MODEL} (chance)",
+            MISSING,
+            no_chance,
+            MISSING,
+            no_chance,
+            *[MISSING] * 3,
+        ]
+        for m in _chance_missing(rows)
+    ]
+    diagnostics = table(
+        "Diagnostics per run: indifference sets produced (the model user's mean in brackets), "
+        "share of invalid (⊥) answers, presentation-order consistency and queries per context",
+        {
+            **RUN_KEYS,
+            "indifference sets": _sets,
+            "⊥ rate": lambda r: fmt(r.estimates["invalid_rate"]),
+            "order consistency": _consistency,
+            "queries / context": lambda r: fmt(r.estimates["queries"], 1),
+            "queries total": lambda r: _total(r.estimates["queries"]),
+        },
+        rows,
     )
-    for row in rows:
-        model = _model_label(row.model)
-        alignment.rows.append(
-            [
-                row.method,
-                row.template,
-                model,
-                row.settings,
-                _cell(row, "spo_context"),
-                _cell(row, "spo"),
-                _cell(row, "kendall", 1),
-                _cell(row, "kendall_norm"),
-                _cell(row, "kendall_context"),
-                row.valid_label,
-            ]
-        )
-        queries = row.estimates["queries"]
-        sets = _cell(row, "indifference_sets", 2)
-        if row.method not in SPO_ONLY:
-            sets = f"{sets} [{row.user_sets:.2f}]"
-        if row.method == "pairwise_test":
-            consistency = f"{MISSING}, one order per pair"
-        elif row.method in ("pointwise", "listwise"):
-            consistency = f"{MISSING}, no pairs asked"
-        else:
-            consistency = _cell(row, "order_consistency")
-        diagnostics.rows.append(
-            [
-                row.method,
-                row.template,
-                model,
-                row.settings,
-                sets,
-                fmt(row.estimates["invalid_rate"]),
-                consistency,
-                fmt(queries, 1),
-                MISSING if queries.missing else f"{queries.value * queries.n:.0f}",
-            ]
-        )
-    for method in _chance_missing(rows):
-        alignment.rows.append(
-            [
-                method,
-                MISSING,
-                f"{CHANCE_MODEL} (chance)",
-                MISSING,
-                f"{MISSING}, no chance run",
-                MISSING,
-                f"{MISSING}, no chance run",
-                MISSING,
-                MISSING,
-                MISSING,
-            ]
-        )
     return [alignment, diagnostics]
 
 
@@ -680,12 +633,7 @@ def _run_tables(rows: list[ChoiceRow]) -> list[Table]:
 
 
 def _configs(rows: list[ChoiceRow], many_groups: bool) -> list[str]:
-    seen: list[str] = []
-    for row in rows:
-        label = _config_label(row, many_groups)
-        if label not in seen:
-            seen.append(label)
-    return seen
+    return list(dict.fromkeys(_config_label(row, many_groups) for row in rows))
 
 
 def _config_label(row: ChoiceRow, many_groups: bool) -> str:
@@ -726,11 +674,7 @@ def _figures(rows: list[ChoiceRow]) -> list[Figure]:
         labels.setdefault(model, {})[config] = f"{row.template} {_valid_note(row)}"
     markers = {_config_label(row, many_groups): row.method for row in rows}
     no_valid = [r.name for r in rows if r.valid == 0]
-    missing_note = (
-        f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
-        if no_valid
-        else ""
-    )
+    missing_note = f" Runs with 0 valid contexts have no SPO to plot: {'; '.join(no_valid)}."
     valid_above = "design and template (valid contexts above each bar)"
     return [
         Figure(
@@ -758,7 +702,7 @@ def _figures(rows: list[ChoiceRow]) -> list[Figure]:
             "choice_queries.png",
             "What alignment costs: SPO against queries per context for every run; the marker "
             "is the design, the colour the model, the label the template and valid contexts."
-            + missing_note,
+            + (missing_note if no_valid else ""),
             "Alignment per query spent (marker = design, colour = model)",
             "queries per context (log scale)",
             "SPO (higher is better)",

@@ -1,32 +1,19 @@
 """`prefdisco` section: does asking questions personalise the answer, and at what cost?
 
 Every row, series and summary line belongs to one model under one *setting*: the task
-parameters that change what is measured (`SETTING_KEYS`: protocol, judge, max_turns,
-fixed_questions, questions, user_type, verdict, data, revision, variant, max_problems, seed,
-and the protocol's switches, `solvers/prefdisco/settings.py`). Runs of a model
-that differ in anything else (the condition they ran, `source`, `strict`, `allow_self_roles`)
-are pooled into its row; runs that differ in a setting never are. A setting is named by
-`protocol`, `judge` and `user_type`, plus every other key that differs from the task's default
-(for a switch, from the protocol's own choice).
-
-Per model × setting × source (and over all sources):
-- PrefAlign (1–5) and accuracy per condition, questions asked in discovery;
-- normalized alignment 100·(D − B)/(O − B) over the records (problem × persona) scored in all
-  three conditions, with a bootstrap interval that resamples those records; over all sources,
-  from the source-averaged means (the bootstrap resamples records within each source);
-- the share of records whose discovery answer aligns worse than the baseline (D < B).
-
-Then the paper's summaries: the share of model × source pairs with negative normalized
-alignment (its 29.0%), questions asked against PrefAlign per provider with Pearson r and a
-least-squares fit (its Figure 3), and PrefAlign per fixed number of questions k by source
-(its Figure 5). Beyond the paper, the stock questionnaire (`-T questions=stock`) beside each
-model's own discovery: the share of its discovery gain that generic questions already earn.
+parameters that change what is measured (`SETTING_KEYS`, with the protocol's switches from
+`solvers/prefdisco/settings.py`). Runs of a model that differ only in anything else (the
+condition, `source`, `strict`, `allow_self_roles`) are pooled; runs that differ in a setting
+never are, so two measurements are never averaged into one number. docs/report.md lists the
+tables; normalized alignment over all sources comes from the source-averaged means, with a
+bootstrap that resamples records within each source.
 """
 
+import functools
 import inspect
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,11 +32,13 @@ from heedbench.report.document import (
 from heedbench.report.figures import Bars, Figure, Fits, Lines, Series, shares
 from heedbench.report.load import Loaded
 from heedbench.report.stats import BOOTSTRAP_RESAMPLES, Estimate, fmt, mean_se
+from heedbench.report.tables import table
 from heedbench.scorers import normalized_alignment
 from heedbench.solvers.prefdisco.settings import DEFAULTS, SWITCH_NAMES
 from heedbench.solvers.prefdisco.settings import LEGACY as LEGACY_SWITCHES
 
 ALL = "all sources"
+PROVIDERS = "all providers"
 UNIT = ["m_problem_id", "m_persona_id"]
 PAPER_NEGATIVE_SHARE = 0.29
 """The paper's share of model × task pairs with negative normalized alignment (29.0%)."""
@@ -136,11 +125,6 @@ class PrefDiscoRow:
         """The setting as shown in tables, figures and summary lines."""
         return setting_label(self.setting)
 
-    @property
-    def user_type(self) -> str:
-        """The simulated user type of the setting."""
-        return str(self.setting["user_type"])
-
 
 def _paired(group: pd.DataFrame) -> pd.DataFrame:
     """Records (problem × persona) as rows, PrefAlign per condition as columns."""
@@ -191,24 +175,13 @@ def _interval(point: float, n: int, draws: Units) -> Estimate:
     return Estimate(point, n, low=float(low), high=float(high))
 
 
-def _source_normalized(paired: pd.DataFrame, rng: np.random.Generator) -> tuple[Estimate, str]:
-    """Paired normalized alignment of one source, with a bootstrap interval over its records."""
-    units, missing = _complete(paired)
-    if missing:
-        return Estimate(math.nan, 0), missing
-    b, d, o = (float(x) for x in units.mean(axis=0))
-    point = normalized_alignment(b, d, o)
-    if math.isnan(point):
-        return Estimate(point, len(units)), f"{MISSING}, oracle = baseline (scale undefined)"
-    return _interval(point, len(units), _alignments(_resampled(units, rng))), ""
-
-
-def _pooled_normalized(
+def _normalized(
     sources: Mapping[str, pd.DataFrame], rng: np.random.Generator
 ) -> tuple[Estimate, str]:
     """Normalized alignment from the source-averaged condition means (each source counts once).
 
-    The bootstrap interval resamples records within each source, keeping their counts.
+    The bootstrap interval resamples records within each source, keeping their counts; with
+    one source it is that source's paired normalized alignment.
     """
     found = {source: _complete(paired) for source, paired in sources.items()}
     complete = [units for units, _ in found.values() if len(units)]
@@ -268,9 +241,14 @@ def _samples(loaded: Loaded) -> pd.DataFrame:
     return samples
 
 
-def prefdisco_rows(loaded: Loaded, rng: np.random.Generator | None = None) -> list[PrefDiscoRow]:
-    """Rows per model × setting: one per source, then one over all sources."""
-    samples = _samples(loaded)
+def prefdisco_rows(
+    loaded: Loaded, rng: np.random.Generator | None = None, samples: pd.DataFrame | None = None
+) -> list[PrefDiscoRow]:
+    """Rows per model × setting: one per source, then one over all sources.
+
+    `samples` are `_samples(loaded)` when the caller has read them already.
+    """
+    samples = _samples(loaded) if samples is None else samples
     if samples.empty:
         return []
     generator = rng if rng is not None else np.random.default_rng(0)
@@ -280,12 +258,12 @@ def prefdisco_rows(loaded: Loaded, rng: np.random.Generator | None = None) -> li
         sources = {str(s): group for s, group in by_model.groupby("m_source")}
         normalized = {}
         for source, group in sources.items():
-            normalized[source] = _source_normalized(_paired(group), generator)
+            normalized[source] = _normalized({source: _paired(group)}, generator)
             rows.append(_row(str(model), values, source, group, normalized[source]))
         pooled = (
             next(iter(normalized.values()))  # one source: the same estimate, not a second draw
             if len(sources) == 1
-            else _pooled_normalized({s: _paired(g) for s, g in sources.items()}, generator)
+            else _normalized({s: _paired(g) for s, g in sources.items()}, generator)
         )
         rows.append(_row(str(model), values, ALL, by_model, pooled))
     rows.sort(key=lambda r: (r.model, r.settings, r.source == ALL, r.source))
@@ -398,7 +376,7 @@ def question_fits(samples: pd.DataFrame, rng: np.random.Generator) -> list[Quest
         providers = {provider_of(str(m)) for m in group["model"]}
         parts = [(p, group[group["model"].map(provider_of) == p]) for p in sorted(providers)]
         if len(parts) > 1:
-            parts.append(("all providers", group))
+            parts.append((PROVIDERS, group))
         for provider, part in parts:
             xs, ys = list(part["v_questions"]), list(part["v_prefalign"])
             r = _pearson(xs, ys, rng)
@@ -502,27 +480,6 @@ def stock_rows(samples: pd.DataFrame, rng: np.random.Generator) -> list[StockRow
     return rows
 
 
-def _stock_table(rows: list[StockRow]) -> Table:
-    return Table(
-        caption="The stock questionnaire (`-T questions=stock`: k generic questions about "
-        "expertise, length, format, tone and examples, answered by the same simulated user) "
-        "beside each model's own discovery: normalized alignment of each [95% bootstrap "
-        "interval] on the records scored in baseline, oracle and both discoveries, and the "
-        "share of the model's own discovery gain, (D_stock − B)/(D_own − B), that the "
-        "questionnaire already earns (not in the paper)",
-        columns=["model", "settings", "source", "own discovery", "stock questionnaire", "share"],
-        rows=[
-            [
-                row.model, row.settings, f"**{ALL}**" if row.source == ALL else row.source,
-                fmt(row.own, 1), fmt(row.stock, 1),
-                f"{100 * row.share:.0f}%" if not math.isnan(row.share) else
-                f"{MISSING}, own discovery gained nothing",
-            ]
-            for row in rows
-        ],
-    )  # fmt: skip
-
-
 # --- rendering ------------------------------------------------------------------------------
 
 
@@ -559,157 +516,145 @@ def _cell(estimate: Estimate, condition: str, digits: int = 2) -> str:
     return fmt(estimate, digits, missing=f"{MISSING}, no {condition} run")
 
 
-def _source(row: PrefDiscoRow) -> str:
-    return f"**{row.source}**" if row.source == ALL else row.source
-
-
-def _main_tables(rows: list[PrefDiscoRow]) -> list[Table]:
-    alignment = Table(
-        caption="PrefAlign (1–5, mean ± stderr) per condition, normalized alignment "
-        "100·(D − B)/(O − B) [95% bootstrap interval over problem × persona records scored in "
-        "all three conditions; over all sources, from the source-averaged means], and the "
-        "share of records where discovery aligns worse than baseline (D < B)",
-        columns=[
-            "model",
-            "settings",
-            "source",
-            "baseline",
-            "discovery",
-            "oracle",
-            "normalized alignment",
-            "D < B",
-        ],
-        rows=[],
-        note="Settings: protocol, judge and user type, then every other setting that differs "
-        "from the task's defaults; runs of a model under different settings are never pooled.",
-    )
-    accuracy = Table(
-        caption="Accuracy (share correct, mean ± stderr) per condition, and questions asked "
-        "in discovery",
-        columns=["model", "settings", "source", "baseline", "discovery", "oracle", "questions"],
-        rows=[],
-    )
-    for row in rows:
-        head = [row.model, row.settings, _source(row)]
-        alignment.rows.append(
-            [
-                *head,
-                *(_cell(row.prefalign[c], c) for c in CONDITIONS),
-                row.missing or fmt(row.normalized, 1),
-                fmt(row.worse, missing=f"{MISSING}, needs baseline and discovery runs"),
-            ]
-        )
-        accuracy.rows.append(
-            [
-                *head,
-                *(_cell(row.accuracy[c], c, 3) for c in CONDITIONS),
-                _cell(row.questions, "discovery"),
-            ]
-        )
-    return [alignment, accuracy]
+def _bold(name: str, overall: str) -> str:
+    return f"**{name}**" if name == overall else name
 
 
 def _percent(estimate: Estimate) -> str:
     if estimate.missing:
         return MISSING
-    spread = (
-        ""
-        if estimate.stderr is None or math.isnan(estimate.stderr)
-        else (f" ± {100 * estimate.stderr:.1f}%")
-    )
+    spread = "" if estimate.stderr is None or math.isnan(estimate.stderr) else (
+        f" ± {100 * estimate.stderr:.1f}%"
+    )  # fmt: skip
     return f"{100 * estimate.value:.1f}%{spread}"
 
 
-def _negative_table(shares: list[NegativeShare]) -> Table:
-    table = Table(
-        caption="Share of model × source pairs whose normalized alignment is negative "
-        f"(discovery aligns worse than baseline; the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}% "
-        "of 21 models × 10 tasks), per setting, mean ± stderr",
-        columns=["settings", "pairs", "negative", "share", "negative pairs"],
-        rows=[],
-    )
-    for share in shares:
-        negative = [(m, s, v) for m, s, v in share.pairs if v < 0]
-        table.rows.append(
-            [
-                share.settings,
-                str(len(share.pairs)),
-                str(len(negative)),
-                _percent(share.share),
-                "; ".join(f"{m} {s} ({v:.1f})" for m, s, v in negative) or MISSING,
-            ]
-        )
-    return table
+def _negatives(share: NegativeShare) -> list[tuple[str, str, float]]:
+    return [(m, s, v) for m, s, v in share.pairs if v < 0]
 
 
-def _fit_table(fits: list[QuestionFit]) -> Table:
-    table = Table(
-        caption="Questions asked in discovery against PrefAlign, one point per conversation "
-        "(the paper's Figure 3: r = 0.445): Pearson r [95% bootstrap interval], its p-value "
-        "(Fisher z), and the least-squares line PrefAlign = intercept + slope × questions per "
-        "provider (the model name's first part)",
-        columns=[
-            "settings",
-            "provider",
-            "conversations",
-            "questions",
-            "PrefAlign",
-            "Pearson r",
-            "p",
-            "slope ± se",
-            "intercept",
-        ],
-        rows=[],
-    )
-    for fit in fits:
-        flat = "—, questions or PrefAlign do not vary"
-        table.rows.append(
-            [
-                fit.settings,
-                f"**{fit.provider}**" if fit.provider == "all providers" else fit.provider,
-                str(len(fit.questions)),
-                fmt(mean_se(fit.questions), 2),
-                fmt(mean_se(fit.prefalign), 2),
-                flat if fit.r.missing else fmt(fit.r, 3),
-                MISSING if math.isnan(fit.p_value) else f"{fit.p_value:.3g}",
-                flat if fit.slope.missing else fmt(fit.slope, 3),
-                MISSING if math.isnan(fit.intercept) else f"{fit.intercept:.2f}",
-            ]
-        )
-    return table
+Head = dict[str, Callable[[PrefDiscoRow], str]]
+HEAD: Head = {
+    "model": lambda r: r.model,
+    "settings": lambda r: r.settings,
+    "source": lambda r: _bold(r.source, ALL),
+}
+NORMALIZED: Callable[[PrefDiscoRow], str] = lambda r: r.missing or fmt(r.normalized, 1)  # noqa: E731
+FLAT = f"{MISSING}, questions or PrefAlign do not vary"
 
 
-def _fixed_table(groups: dict[tuple[str, str], list[PrefDiscoRow]]) -> Table:
-    table = Table(
-        caption="Fixed numbers of questions (the paper's Figure 5: k = 2, 4, 8): discovery "
-        "PrefAlign, normalized alignment and questions asked per k and source, beside free "
-        "discovery under the same other settings where it was run",
-        columns=[
-            "model",
-            "settings",
-            "k",
-            "source",
-            "discovery PrefAlign",
-            "normalized alignment",
-            "questions",
-        ],
-        rows=[],
-    )
-    for (model, settings), group in groups.items():
-        for row in group:
-            k = row.setting["fixed_questions"]
-            table.rows.append(
-                [
-                    model,
-                    settings,
-                    "free" if k is None else str(k),
-                    _source(row),
-                    _cell(row.prefalign["discovery"], "discovery"),
-                    row.missing or fmt(row.normalized, 1),
-                    _cell(row.questions, "discovery"),
-                ]
-            )
-    return table
+def _tables(
+    rows: list[PrefDiscoRow],
+    shares: list[NegativeShare],
+    fits: list[QuestionFit],
+    fixed: dict[tuple[str, str], list[PrefDiscoRow]],
+    stock: list[StockRow],
+) -> list[Table]:
+    """Every prefdisco table, each declared as its columns (the ones with no rows left out)."""
+
+    def per_condition(of: Callable[..., str]) -> Head:
+        return {c: functools.partial(of, condition=c) for c in CONDITIONS}
+
+    found = [
+        table(
+            "PrefAlign (1–5, mean ± stderr) per condition, normalized alignment "
+            "100·(D − B)/(O − B) [95% bootstrap interval over problem × persona records scored "
+            "in all three conditions; over all sources, from the source-averaged means], and "
+            "the share of records where discovery aligns worse than baseline (D < B)",
+            {
+                **HEAD,
+                **per_condition(lambda r, condition: _cell(r.prefalign[condition], condition)),
+                "normalized alignment": NORMALIZED,
+                "D < B": lambda r: fmt(
+                    r.worse, missing=f"{MISSING}, needs baseline and discovery runs"
+                ),
+            },
+            rows,
+            note="Settings: protocol, judge and user type, then every other setting that "
+            "differs from the task's defaults; runs of a model under different settings are "
+            "never pooled.",
+        ),
+        table(
+            "Accuracy (share correct, mean ± stderr) per condition, and questions asked in "
+            "discovery",
+            {
+                **HEAD,
+                **per_condition(lambda r, condition: _cell(r.accuracy[condition], condition, 3)),
+                "questions": lambda r: _cell(r.questions, "discovery"),
+            },
+            rows,
+        ),
+        table(
+            "Share of model × source pairs whose normalized alignment is negative (discovery "
+            f"aligns worse than baseline; the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}% of 21 "
+            "models × 10 tasks), per setting, mean ± stderr",
+            {
+                "settings": lambda s: s.settings,
+                "pairs": lambda s: str(len(s.pairs)),
+                "negative": lambda s: str(len(_negatives(s))),
+                "share": lambda s: _percent(s.share),
+                "negative pairs": lambda s: (
+                    "; ".join(f"{m} {src} ({v:.1f})" for m, src, v in _negatives(s)) or MISSING
+                ),
+            },
+            shares,
+        ),
+        table(
+            "Questions asked in discovery against PrefAlign, one point per conversation (the "
+            "paper's Figure 3: r = 0.445): Pearson r [95% bootstrap interval], its p-value "
+            "(Fisher z), and the least-squares line PrefAlign = intercept + slope × questions "
+            "per provider (the model name's first part)",
+            {
+                "settings": lambda f: f.settings,
+                "provider": lambda f: _bold(f.provider, PROVIDERS),
+                "conversations": lambda f: str(len(f.questions)),
+                "questions": lambda f: fmt(mean_se(f.questions), 2),
+                "PrefAlign": lambda f: fmt(mean_se(f.prefalign), 2),
+                "Pearson r": lambda f: FLAT if f.r.missing else fmt(f.r, 3),
+                "p": lambda f: MISSING if math.isnan(f.p_value) else f"{f.p_value:.3g}",
+                "slope ± se": lambda f: FLAT if f.slope.missing else fmt(f.slope, 3),
+                "intercept": lambda f: MISSING if math.isnan(f.intercept) else f"{f.intercept:.2f}",
+            },
+            fits,
+        ),
+        table(
+            "Fixed numbers of questions (the paper's Figure 5: k = 2, 4, 8): discovery "
+            "PrefAlign, normalized alignment and questions asked per k and source, beside free "
+            "discovery under the same other settings where it was run",
+            {
+                "model": lambda e: e[0][0],
+                "settings": lambda e: e[0][1],
+                "k": lambda e: "free" if (k := e[1].setting["fixed_questions"]) is None else str(k),
+                "source": lambda e: _bold(e[1].source, ALL),
+                "discovery PrefAlign": lambda e: _cell(e[1].prefalign["discovery"], "discovery"),
+                "normalized alignment": lambda e: NORMALIZED(e[1]),
+                "questions": lambda e: _cell(e[1].questions, "discovery"),
+            },
+            [(key, row) for key, group in fixed.items() for row in group],
+        ),
+        table(
+            "The stock questionnaire (`-T questions=stock`: k generic questions about "
+            "expertise, length, format, tone and examples, answered by the same simulated "
+            "user) beside each model's own discovery: normalized alignment of each [95% "
+            "bootstrap interval] on the records scored in baseline, oracle and both "
+            "discoveries, and the share of the model's own discovery gain, (D_stock − B)/"
+            "(D_own − B), that the questionnaire already earns (not in the paper)",
+            {
+                "model": lambda s: s.model,
+                "settings": lambda s: s.settings,
+                "source": lambda s: _bold(s.source, ALL),
+                "own discovery": lambda s: fmt(s.own, 1),
+                "stock questionnaire": lambda s: fmt(s.stock, 1),
+                "share": lambda s: (
+                    f"{100 * s.share:.0f}%"
+                    if not math.isnan(s.share)
+                    else f"{MISSING}, own discovery gained nothing"
+                ),
+            },
+            stock,
+        ),
+    ]
+    return [t for index, t in enumerate(found) if index < 3 or t.rows]
 
 
 def _figures(
@@ -721,20 +666,25 @@ def _figures(
     keys = _varying([r.setting for r in overall])
     labels = [_series_label(r.model, r.setting, keys) for r in overall]
     shared = _shared([r.setting for r in overall])
-    sources = sorted({r.source for r in rows if r.source != ALL})
-    fitted = [fit for fit in fits if fit.provider != "all providers"]
+    sources = [*sorted({r.source for r in rows if r.source != ALL}), ALL]
+    fitted = [fit for fit in fits if fit.provider != PROVIDERS]
     fit_keys = _varying([fit.setting for fit in fitted])
     panels = list(fixed.values())
     panel_keys = [k for k in _varying([g[0].setting for g in panels]) if k != "fixed_questions"]
-
-    normalized: dict[str, list[Estimate]] = {}
-    for label, row in zip(labels, overall, strict=True):
-        by_source = {
-            r.source: r.normalized
-            for r in rows
-            if (r.model, r.settings) == (row.model, row.settings)
-        }
-        normalized[label] = [by_source.get(s, Estimate(math.nan, 0)) for s in [*sources, ALL]]
+    normalized = {
+        label: [
+            next(
+                (
+                    r.normalized
+                    for r in rows
+                    if (r.model, r.settings, r.source) == (row.model, row.settings, s)
+                ),
+                Estimate(math.nan, 0),
+            )
+            for s in sources
+        ]
+        for label, row in zip(labels, overall, strict=True)
+    }
     drawn = []
     for group in panels:
         with_k = [r for r in group if r.setting["fixed_questions"] is not None]
@@ -749,6 +699,10 @@ def _figures(
             series[source] = ([k for k, _ in points], [e for _, e in points])
         title = _series_label(group[0].model, group[0].setting, panel_keys)
         drawn.append((title, "discovery PrefAlign (1–5)", series))
+
+    def by_condition(of: Callable[[PrefDiscoRow], dict[str, Estimate]]) -> dict[str, Any]:
+        return {c: [of(r)[c] for r in overall] for c in CONDITIONS}
+
     found = [
         Figure(
             "prefdisco_prefalign.png",
@@ -757,7 +711,7 @@ def _figures(
             "PrefAlign by condition (all sources)",
             "model",
             "PrefAlign (1–5, higher is better)",
-            Bars(labels, {c: [r.prefalign[c] for r in overall] for c in CONDITIONS}, ylim=(1, 5.2)),
+            Bars(labels, by_condition(lambda r: r.prefalign), ylim=(1, 5.2)),
         ),
         Figure(
             "prefdisco_normalized.png",
@@ -766,7 +720,7 @@ def _figures(
             "Normalized alignment (0 = baseline, 100 = oracle)",
             "source task",
             "100·(D − B)/(O − B)",
-            Bars([*sources, ALL], normalized, reference=(100.0, "oracle level (100)")),
+            Bars(sources, normalized, reference=(100.0, "oracle level (100)")),
         ),
         Figure(
             "prefdisco_questions.png",
@@ -782,7 +736,7 @@ def _figures(
             "Accuracy by condition (all sources)",
             "model",
             "share of correct final answers",
-            Bars(labels, {c: [r.accuracy[c] for r in overall] for c in CONDITIONS}, ylim=(0, 1.05)),
+            Bars(labels, by_condition(lambda r: r.accuracy), ylim=(0, 1.05)),
         ),
     ]
     if fitted:
@@ -797,14 +751,14 @@ def _figures(
                 "PrefAlign of the final answer (1–5)",
                 Fits(
                     {
-                        _series_label(fit.provider, fit.setting, fit_keys): (
-                            fit.questions,
-                            fit.prefalign,
-                            fit.slope.value,
-                            fit.intercept,
-                            fit.r,
+                        _series_label(f.provider, f.setting, fit_keys): (
+                            f.questions,
+                            f.prefalign,
+                            f.slope.value,
+                            f.intercept,
+                            f.r,
                         )
-                        for fit in fitted
+                        for f in fitted
                     }
                 ),
             )
@@ -825,59 +779,59 @@ def _figures(
     return found
 
 
-def prefdisco_section(loaded: Loaded) -> Section | None:
-    """The `prefdisco` section, or None when no prefdisco run was used."""
-    generator = np.random.default_rng(0)
-    rows = prefdisco_rows(loaded, generator)
-    if not rows:
-        return None
-    shares = negative_shares(rows)
-    samples = _samples(loaded)
-    fits = question_fits(samples, generator)
-    fixed = fixed_rows(rows)
-    stock = stock_rows(samples, generator)
-    tables = [*_main_tables(rows), _negative_table(shares)]
-    if fits:
-        tables.append(_fit_table(fits))
-    if fixed:
-        tables.append(_fixed_table(fixed))
-    if stock:
-        tables.append(_stock_table(stock))
-    section = Section(
-        title="prefdisco — discovering a user's preferences",
-        intro="Does the model ask the right questions and adapt its answer to the user? "
-        "Baseline answers the task alone, oracle is told the preference profile, discovery "
-        "may ask the simulated user first. Every row is one model under one setting.",
-        tables=tables,
-        figures=_figures(rows, fits, fixed),
-    )
-    for row in rows:
-        if row.source == ALL:
-            section.summary.append(
-                f"prefdisco {row.model} [{row.settings}] PrefAlign B/D/O "
-                + " / ".join(fmt(row.prefalign[c], 2, missing=MISSING) for c in CONDITIONS)
-                + f"  normalized {row.missing or fmt(row.normalized, 1)}"
-                + f"  questions {fmt(row.questions, 2)}"
-            )
-    for share in shares:
-        negative = sum(v < 0 for _, _, v in share.pairs)
-        section.summary.append(
-            f"prefdisco [{share.settings}] negative normalized alignment: {negative} of "
-            f"{len(share.pairs)} model × source pairs ({_percent(share.share)}; "
-            f"the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}%)"
-        )
-    for beside in (r for r in stock if r.source == ALL or len({x.source for x in stock}) == 1):
-        section.summary.append(
-            f"prefdisco {beside.model} [{beside.settings}] stock questionnaire: normalized "
-            f"{fmt(beside.stock, 1)} against {fmt(beside.own, 1)} for its own discovery"
-        )
+def _summary(
+    rows: list[PrefDiscoRow],
+    shares: list[NegativeShare],
+    fits: list[QuestionFit],
+    stock: list[StockRow],
+) -> list[str]:
+    lines = [
+        f"prefdisco {row.model} [{row.settings}] PrefAlign B/D/O "
+        + " / ".join(fmt(row.prefalign[c], 2, missing=MISSING) for c in CONDITIONS)
+        + f"  normalized {row.missing or fmt(row.normalized, 1)}"
+        + f"  questions {fmt(row.questions, 2)}"
+        for row in rows
+        if row.source == ALL
+    ]
+    lines += [
+        f"prefdisco [{share.settings}] negative normalized alignment: {len(_negatives(share))} "
+        f"of {len(share.pairs)} model × source pairs ({_percent(share.share)}; "
+        f"the paper: {100 * PAPER_NEGATIVE_SHARE:.1f}%)"
+        for share in shares
+    ]
+    lines += [
+        f"prefdisco {beside.model} [{beside.settings}] stock questionnaire: normalized "
+        f"{fmt(beside.stock, 1)} against {fmt(beside.own, 1)} for its own discovery"
+        for beside in stock
+        if beside.source == ALL or len({x.source for x in stock}) == 1
+    ]
     for fit in fits:
         found = (
             f"r {fmt(fit.r, 3)}, slope {fmt(fit.slope, 3)}"
             if not fit.r.missing
             else f"no r: questions or PrefAlign do not vary (n={len(fit.questions)})"
         )
-        section.summary.append(
-            f"prefdisco [{fit.settings}] questions vs PrefAlign, {fit.provider}: {found}"
-        )
-    return section
+        lines.append(f"prefdisco [{fit.settings}] questions vs PrefAlign, {fit.provider}: {found}")
+    return lines
+
+
+def prefdisco_section(loaded: Loaded) -> Section | None:
+    """The `prefdisco` section, or None when no prefdisco run was used."""
+    generator = np.random.default_rng(0)
+    samples = _samples(loaded)  # read once: every table below is computed from these
+    rows = prefdisco_rows(loaded, generator, samples=samples)
+    if not rows:
+        return None
+    shares = negative_shares(rows)
+    fits = question_fits(samples, generator)
+    fixed = fixed_rows(rows)
+    stock = stock_rows(samples, generator)
+    return Section(
+        title="prefdisco — discovering a user's preferences",
+        intro="Does the model ask the right questions and adapt its answer to the user? "
+        "Baseline answers the task alone, oracle is told the preference profile, discovery "
+        "may ask the simulated user first. Every row is one model under one setting.",
+        tables=_tables(rows, shares, fits, fixed, stock),
+        figures=_figures(rows, fits, fixed),
+        summary=_summary(rows, shares, fits, stock),
+    )
