@@ -198,18 +198,18 @@ def _exact_row(
     return ReferenceRow(kind, label, how, values=values, contrast=_contrast(samples, relations))
 
 
-def _fixed_row(kind: RowKind, label: str, samples: list[Sample], p: float) -> ReferenceRow:
-    build = reversed_order if kind == "reversed" else all_indifferent
-    chosen = [build(user) for user in _orders(samples)]
-    return _exact_row(kind, label, "exact", samples=samples, chosen=chosen, p=p)
-
-
 def data_rows(samples: Iterable[Sample], p: float = 0.5) -> list[ReferenceRow]:
     """The reversed user order and the all-indifferent chooser, per context."""
     chosen = list(samples)
+    fixed: list[tuple[RowKind, str, Callable[[WeakOrder], WeakOrder]]] = [
+        ("reversed", "user order reversed", reversed_order),
+        ("indifferent", "everything indifferent (one set)", all_indifferent),
+    ]
     return [
-        _fixed_row("reversed", "user order reversed", chosen, p),
-        _fixed_row("indifferent", "everything indifferent (one set)", chosen, p),
+        _exact_row(
+            kind, label, "exact", samples=chosen, chosen=list(map(build, _orders(chosen))), p=p
+        )
+        for kind, label, build in fixed
     ]
 
 
