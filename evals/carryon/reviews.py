@@ -107,9 +107,11 @@ class Decision(BaseModel, frozen=True):
     @classmethod
     def _rule_fits(cls, rule: Rule, info: ValidationInfo) -> Rule:
         a, b = info.data.get("a"), info.data.get("b")
-        if rule != "third" and (a is None or b is None):
+        if rule == "third":
+            return rule
+        if a is None or b is None:
             raise PydanticCustomError("pair", "needs both scores 'a' and 'b' (or rule 'third')")
-        if rule != "third" and rule != rule_for(a, b):
+        if rule != rule_for(a, b):
             raise PydanticCustomError("rule", f"scores {a} and {b} call for {rule_for(a, b)!r}")
         return rule
 
