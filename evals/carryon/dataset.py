@@ -8,13 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import (
-    AfterValidator,
-    BeforeValidator,
-    Field,
-    Strict,
-    ValidationError,
-)
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
 from pydantic.dataclasses import dataclass
 from pydantic_core import PydanticCustomError
 
@@ -52,7 +46,7 @@ def _one_line(value: str) -> str:
 
 
 Text = Annotated[str, BeforeValidator(_text)]
-Score = Annotated[int, Strict(), Field(ge=1, le=5)]
+Score = Annotated[int, Field(strict=True, ge=1, le=5)]
 
 
 @dataclass(frozen=True)
@@ -86,7 +80,7 @@ class QueryReview:
     intent_fits: Grade
     checklist: Grade
     basis: ReviewBasis
-    round: Annotated[int, Strict(), Field(ge=1)] | None = None
+    round: Annotated[int, Field(strict=True, ge=1)] | None = None
     """The blind-review round the grades come from (`adjudicated`) or answer (`author_check`:
     the record was changed after that round); None when unrecorded."""
 
