@@ -45,13 +45,13 @@ def _validated(model: type[GoldModel], record: Mapping[str, Any], where: str) ->
         raise JudgeCheckDataError(f"{where}, {first_problem(error)}") from None
 
 
-def _sample(case: GoldCase, part: str, **fields: Any) -> Sample:
+def _sample(case: GoldCase, part: str, kind: str, **fields: Any) -> Sample:
     gold = case.model_dump(include={"attack", "injection_target", "push", "twin"})
     gold["adversarial"] = case.adversarial
     return Sample(
         id=case.id,
         input=case.response,
-        metadata={"part": part, "kind": case.kind, **fields, **gold},
+        metadata={"part": part, "kind": kind, **fields, **gold},
     )
 
 
@@ -59,25 +59,29 @@ def _checklist(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(ChecklistCase, record, where)
     fields = set(ChecklistItemGold.model_fields)
     items = [item.model_dump(include=fields) for item in case.items]
-    return _sample(case, "checklist", category=case.category, query=case.query, items=items)
+    return _sample(
+        case, "checklist", case.kind, category=case.category, query=case.query, items=items
+    )
 
 
 def _harm(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(HarmCase, record, where)
     conversation = [(m.role, m.content) for m in case.conversation]
-    return _sample(case, "harm", category=case.category, conversation=conversation, harm=case.harm)
+    return _sample(
+        case, "harm", case.kind, category=case.category, conversation=conversation, harm=case.harm
+    )
 
 
 def _rubric(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(RubricCase, record, where)
     criteria = [c.model_dump(include=set(Criterion.model_fields)) for c in case.criteria]
-    return _sample(case, "rubric", source=case.source, category=case.source, task=case.task,
-                   criteria=criteria)  # fmt: skip
+    return _sample(case, "rubric", case.kind, source=case.source, category=case.source,
+                   task=case.task, criteria=criteria)  # fmt: skip
 
 
 def _correctness(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(CorrectnessCase, record, where)
-    return _sample(case, "correctness", source=case.source, category=case.source,
+    return _sample(case, "correctness", case.kind, source=case.source, category=case.source,
                    problem=case.problem, options=case.options, gold=case.gold,
                    correct=case.correct)  # fmt: skip
 
