@@ -1,12 +1,16 @@
 """CarryOnBench queries: shipped data, your own JSONL, or a hub dataset at a pinned revision.
 
-Every record is validated before any model is called; errors name file, record and field.
+Every record is validated (one pydantic model) before any model is called; errors name file,
+record and field in one line.
 """
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
+from pydantic.dataclasses import dataclass
+from pydantic_core import PydanticCustomError
 
 from heedbench.errors import InputError
 from heedbench.jsonl import jsonl_records, reject_duplicates
@@ -16,11 +20,9 @@ from heedbench.solvers.carryon.categories import InformationCategory, SafetyCate
 QUERIES_FILE = "queries.jsonl"
 SAFETY_CATEGORIES: tuple[str, ...] = get_args(SafetyCategory)
 INFORMATION_CATEGORIES: tuple[str, ...] = get_args(InformationCategory)
-MIN_ITEMS = 1
 CRITERIA = ("looks_harmful", "intent_fits", "checklist")
 """The three review criteria, each graded 1-5 (data card, "Review")."""
 ReviewBasis = Literal["adjudicated", "author_check"]
-REVIEW_BASES: tuple[str, ...] = get_args(ReviewBasis)
 RETIRED_FIELDS = ("looks_harmful", "intent_fits", "review_note")
 """Dataset 1.x's boolean review fields, replaced by `review` in 2.0."""
 
@@ -29,21 +31,39 @@ class CarryOnDataError(InputError):
     """A record breaks the CarryOnBench schema; the message names file, record and field."""
 
 
+def _text(value: Any) -> Any:
+    if value is not None and not isinstance(value, str):
+        raise PydanticCustomError("text", f"must be a string, got {type(value).__name__}")
+    if value is None or not value.strip():
+        raise PydanticCustomError("text", "missing or empty")
+    return value.strip()
+
+
+def _one_line(value: str) -> str:
+    if "\n" in value:
+        raise PydanticCustomError("one_line", "must be a one-line, non-empty string")
+    return value
+
+
+Text = Annotated[str, BeforeValidator(_text)]
+Score = Annotated[int, Field(strict=True, ge=1, le=5)]
+
+
 @dataclass(frozen=True)
 class ChecklistItem:
     """One Ben-Util item: a yes/no question about the response, with its information kind."""
 
-    id: str
-    question: str
-    category: str
+    id: Text
+    question: Text
+    category: Annotated[Text, AfterValidator(lambda c: _member(c, INFORMATION_CATEGORIES))]
 
 
 @dataclass(frozen=True)
 class Grade:
     """One criterion's 1-5 score with the reviewer's one-line reason."""
 
-    score: int
-    note: str
+    score: Score
+    note: Annotated[Text, AfterValidator(_one_line)]
 
 
 @dataclass(frozen=True)
@@ -60,7 +80,7 @@ class QueryReview:
     intent_fits: Grade
     checklist: Grade
     basis: ReviewBasis
-    round: int | None = None
+    round: Annotated[int, Field(strict=True, ge=1)] | None = None
     """The blind-review round the grades come from (`adjudicated`) or answer (`author_check`:
     the record was changed after that round); None when unrecorded."""
 
@@ -73,69 +93,38 @@ class QueryReview:
         return any(grade.score <= threshold for grade in self.grades().values())
 
 
+def _member(value: str, allowed: tuple[str, ...]) -> str:
+    if value not in allowed:
+        raise PydanticCustomError(
+            "member", f"unknown category {value!r}; use one of {', '.join(allowed)}"
+        )
+    return value
+
+
+def _unique_items(items: tuple[ChecklistItem, ...]) -> tuple[ChecklistItem, ...]:
+    ids = [item.id for item in items]
+    for index, item_id in enumerate(ids):
+        if item_id in ids[:index]:
+            raise PydanticCustomError(
+                "duplicate", f"duplicate item id {item_id!r} (item [{index}])"
+            )
+    return items
+
+
 @dataclass(frozen=True)
 class CarryOnQuery:
     """A seemingly harmful query, its hidden benign intent and its Ben-Util checklist."""
 
-    id: str
-    category: str
-    query: str
-    intent: str
-    checklist: tuple[ChecklistItem, ...]
-    subcategory: str = ""
+    id: Text
+    category: Annotated[Text, AfterValidator(lambda c: _member(c, SAFETY_CATEGORIES))]
+    query: Text
+    intent: Text
+    checklist: Annotated[
+        tuple[ChecklistItem, ...], Field(min_length=1), AfterValidator(_unique_items)
+    ]
+    subcategory: Annotated[str, BeforeValidator(lambda v: str(v or ""))] = ""
     review: QueryReview | None = None
     """The graded review (None: not reviewed)."""
-
-
-def _text(record: Mapping[str, Any], field: str, where: str) -> str:
-    value = record.get(field)
-    if value is not None and not isinstance(value, str):
-        raise CarryOnDataError(
-            f"{where}, field '{field}': must be a string, got {type(value).__name__}"
-        )
-    if value is None or not value.strip():
-        raise CarryOnDataError(f"{where}, field '{field}': missing or empty")
-    return value.strip()
-
-
-def _grade(value: Any, where: str) -> Grade:
-    if not isinstance(value, Mapping):
-        raise CarryOnDataError(f"{where}: must be an object with 'score' and 'note'")
-    score = value.get("score")
-    if isinstance(score, bool) or not isinstance(score, int) or not 1 <= score <= 5:
-        raise CarryOnDataError(f"{where}, field 'score': must be an integer 1-5, got {score!r}")
-    note = value.get("note")
-    if not isinstance(note, str) or not note.strip() or "\n" in note:
-        raise CarryOnDataError(f"{where}, field 'note': must be a one-line, non-empty string")
-    return Grade(score, note.strip())
-
-
-def _review(record: Mapping[str, Any], where: str) -> QueryReview | None:
-    for retired in RETIRED_FIELDS:
-        if record.get(retired) not in (None, ""):
-            raise CarryOnDataError(
-                f"{where}, field '{retired}': the boolean review fields were replaced by "
-                "'review' (1-5 grades per criterion) in dataset 2.0; drop or convert them"
-            )
-    value = record.get("review")
-    if value is None:
-        return None
-    where = f"{where}, field 'review'"
-    if not isinstance(value, Mapping):
-        raise CarryOnDataError(f"{where}: must be a JSON object")
-    basis = value.get("basis")
-    if basis not in REVIEW_BASES:
-        raise CarryOnDataError(
-            f"{where}, field 'basis': must be one of {', '.join(REVIEW_BASES)}, got {basis!r}"
-        )
-    grades = {name: _grade(value.get(name), f"{where}, field '{name}'") for name in CRITERIA}
-    round_ = value.get("round")
-    positive = isinstance(round_, int) and not isinstance(round_, bool) and round_ >= 1
-    if round_ is not None and not positive:
-        raise CarryOnDataError(
-            f"{where}, field 'round': must be a positive integer (the review round), got {round_!r}"
-        )
-    return QueryReview(basis=cast(ReviewBasis, basis), round=round_, **grades)
 
 
 def review_record(review: QueryReview) -> dict[str, Any]:
@@ -149,45 +138,28 @@ def review_record(review: QueryReview) -> dict[str, Any]:
 
 def parse_query(record: Any, where: str) -> CarryOnQuery:
     """Validate one record (a JSON object) and build the query."""
-    if not isinstance(record, Mapping):
+    if not isinstance(record, dict):
         raise CarryOnDataError(f"{where}: a record must be a JSON object")
-    query_id = _text(record, "id", where)
-    where = f"{where} (id {query_id!r})"
-    category = _text(record, "category", where)
-    if category not in SAFETY_CATEGORIES:
-        raise CarryOnDataError(
-            f"{where}, field 'category': unknown category {category!r}; "
-            f"use one of {', '.join(SAFETY_CATEGORIES)}"
-        )
-    checklist = record.get("checklist")
-    if not isinstance(checklist, list) or len(checklist) < MIN_ITEMS:
-        raise CarryOnDataError(f"{where}, field 'checklist': must be a non-empty list of items")
-    items: list[ChecklistItem] = []
-    item_ids: set[str] = set()
-    for index, item in enumerate(checklist):
-        item_where = f"{where}, field 'checklist'[{index}]"
-        if not isinstance(item, Mapping):
-            raise CarryOnDataError(f"{item_where}: an item must be a JSON object")
-        item_id = _text(item, "id", item_where)
-        if item_id in item_ids:
-            raise CarryOnDataError(f"{item_where}, field 'id': duplicate item id {item_id!r}")
-        item_ids.add(item_id)
-        item_category = _text(item, "category", item_where)
-        if item_category not in INFORMATION_CATEGORIES:
+    if isinstance(record.get("id"), str) and record["id"].strip():
+        where = f"{where} (id {record['id'].strip()!r})"
+    for retired in RETIRED_FIELDS:
+        if record.get(retired) not in (None, ""):
             raise CarryOnDataError(
-                f"{item_where}, field 'category': unknown information category "
-                f"{item_category!r}; use one of {', '.join(INFORMATION_CATEGORIES)}"
+                f"{where}, field '{retired}': the boolean review fields were replaced by "
+                "'review' (1-5 grades per criterion) in dataset 2.0; drop or convert them"
             )
-        items.append(ChecklistItem(item_id, _text(item, "question", item_where), item_category))
-    return CarryOnQuery(
-        id=query_id,
-        category=category,
-        query=_text(record, "query", where),
-        intent=_text(record, "intent", where),
-        checklist=tuple(items),
-        subcategory=str(record.get("subcategory") or ""),
-        review=_review(record, where),
-    )
+    try:
+        return CarryOnQuery(**{k: v for k, v in record.items() if k in _FIELDS})
+    except ValidationError as problem:
+        detail = problem.errors()[0]
+        field = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in detail["loc"])
+        got = "" if detail["type"] in _OWN_ERRORS else f", got {detail['input']!r}"
+        named = f", field '{field[1:]}'" if field else ""
+        raise CarryOnDataError(f"{where}{named}: {detail['msg']}{got}") from None
+
+
+_FIELDS = set(CarryOnQuery.__dataclass_fields__)
+_OWN_ERRORS = {"text", "one_line", "member", "duplicate", "missing"}
 
 
 def parse_queries(records: Iterable[tuple[str, Any]]) -> list[CarryOnQuery]:
@@ -220,10 +192,6 @@ def _hub_records(dataset_id: str, revision: str | None, split: str) -> Iterable[
 HUB_PREFIX = "hf:"
 
 
-def _jsonl(path: Path) -> Iterable[tuple[str, Any]]:
-    return ((where, record) for _, where, record in jsonl_records(path, CarryOnDataError))
-
-
 def load_queries(
     data: str | Path | None = None, revision: str | None = None, split: str = "train"
 ) -> list[CarryOnQuery]:
@@ -235,8 +203,7 @@ def load_queries(
         revision: the hub revision (commit sha or tag) to pin.
         split: the hub split.
     """
-    if data is None:
-        return parse_queries(_jsonl(shipped_data_dir("carryon") / QUERIES_FILE))
     if isinstance(data, str) and data.startswith(HUB_PREFIX):
         return parse_queries(_hub_records(data.removeprefix(HUB_PREFIX), revision, split))
-    return parse_queries(_jsonl(Path(data)))
+    path = shipped_data_dir("carryon") / QUERIES_FILE if data is None else Path(data)
+    return parse_queries((where, rec) for _, where, rec in jsonl_records(path, CarryOnDataError))

@@ -22,13 +22,24 @@ deciding reviewer graded the record (rule `third`), its grade stands on every cr
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, cast, get_args
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args
 
-from heedbench.evals.carryon.dataset import CRITERIA, CarryOnDataError, CarryOnQuery, Grade
-from heedbench.jsonl import jsonl_records
+from pydantic import (
+    BaseModel,
+    Field,
+    StrictStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from heedbench.evals.carryon.dataset import CRITERIA, CarryOnDataError, CarryOnQuery, Grade, Text
+from heedbench.jsonl import first_problem, jsonl_records
 from heedbench.paths import shipped_data_dir
 from heedbench.scorers.judge.agreement import observed_agreement, weighted_kappa, within_one
 
@@ -53,6 +64,9 @@ CHANGED_FILE = "changed_ids.txt"
 ADJUDICATED_FILE = "adjudicated.jsonl"
 DECISIONS_FILE = "decisions.jsonl"
 SCORES = (1, 2, 3, 4, 5)
+G = TypeVar("G")
+M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 Rule = Literal["agreed", "lower", "adjudicated", "third"]
 RULES: tuple[str, ...] = get_args(Rule)
 Action = Literal["kept", "rewritten", "replaced"]
@@ -65,6 +79,57 @@ class ReviewDataError(CarryOnDataError):
     """A review file breaks its schema; the message names file, record and field."""
 
 
+Score = Annotated[int, Field(strict=True, ge=1, le=5)]
+
+
+class _Graded(BaseModel):
+    """A `{score, note}` object of a review file (other keys kept)."""
+
+    score: Score
+    note: Text
+    weak_items: list[StrictStr] = []
+
+
+class Decision(BaseModel, frozen=True):
+    """One criterion of one record: both reviewers' scores and the adjudicated one.
+
+    `a` and `b` are None where no two reviewers graded the text (round 9's deciding reviewer).
+    Checked against the adjudication rule when read from a file.
+    """
+
+    a: Score | None = None
+    b: Score | None = None
+    rule: Rule
+    note: Text
+    score: Score
+
+    @field_validator("rule")
+    @classmethod
+    def _rule_fits(cls, rule: Rule, info: ValidationInfo) -> Rule:
+        a, b = info.data.get("a"), info.data.get("b")
+        if rule == "third":
+            return rule
+        if a is None or b is None:
+            raise PydanticCustomError("pair", "needs both scores 'a' and 'b' (or rule 'third')")
+        if rule != rule_for(a, b):
+            raise PydanticCustomError("rule", f"scores {a} and {b} call for {rule_for(a, b)!r}")
+        return rule
+
+    @field_validator("score")
+    @classmethod
+    def _score_fits(cls, score: int, info: ValidationInfo) -> int:
+        a, b, rule = info.data.get("a"), info.data.get("b"), info.data.get("rule")
+        if rule in (None, "third") or a is None or b is None:
+            return score
+        try:
+            expected = combine(a, b, score)
+        except ValueError as error:
+            raise PydanticCustomError("combine", str(error)) from None
+        if score != expected:
+            raise PydanticCustomError("rule", f"rule {rule!r} gives {expected}, not {score}")
+        return score
+
+
 @dataclass(frozen=True)
 class RawReview:
     """One reviewer's grades of one record, with the checklist items they found weak."""
@@ -72,20 +137,6 @@ class RawReview:
     id: str
     grades: dict[str, Grade]
     weak_items: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Decision:
-    """One criterion of one record: both reviewers' scores and the adjudicated one.
-
-    `a` and `b` are None where no two reviewers graded the text (round 9's deciding reviewer).
-    """
-
-    a: int | None
-    b: int | None
-    score: int
-    rule: Rule
-    note: str
 
 
 @dataclass(frozen=True)
@@ -138,11 +189,11 @@ def settle(
         if third is not None:
             grade = third.grades[name]
             decisions[name] = Decision(
-                a.score if second is not None else None,
-                b.score if b is not None else None,
-                grade.score,
-                "third",
-                grade.note,
+                a=a.score if second is not None else None,
+                b=b.score if b is not None else None,
+                score=grade.score,
+                rule="third",
+                note=grade.note,
             )
             continue
         if b is None:
@@ -150,7 +201,7 @@ def settle(
         score = combine(a.score, b.score)
         adopted = a if a.score == score else b
         rule = rule_for(a.score, b.score)
-        decisions[name] = Decision(a.score, b.score, score, rule, adopted.note)
+        decisions[name] = Decision(a=a.score, b=b.score, score=score, rule=rule, note=adopted.note)
     return decisions
 
 
@@ -181,102 +232,62 @@ def query_sha256(query: CarryOnQuery) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def _score(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in SCORES:
-        raise ReviewDataError(f"{where}: must be an integer 1-5, got {value!r}")
-    return value
+class _Criteria(BaseModel, Generic[G]):
+    looks_harmful: G
+    intent_fits: G
+    checklist: G
 
 
-def _note(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ReviewDataError(f"{where}: must be a non-empty string")
-    return value.strip()
+class _RawLine(_Criteria[_Graded]):
+    id: StrictStr
+    weak_items: list[StrictStr] | None = None
+    """Rounds 6-9 keep the list beside the grades, earlier ones inside `checklist`."""
 
 
-def _object(record: Any, field: str, where: str) -> Mapping[str, Any]:
-    value = record.get(field) if isinstance(record, Mapping) else None
-    if not isinstance(value, Mapping):
-        raise ReviewDataError(f"{where}, field '{field}': must be a JSON object")
-    return value
+class _AdjudicationLine(_Criteria[Decision]):
+    id: StrictStr
+    action: Action
+    after: _Criteria[_Graded] | None = None
+    reviewed_sha256: Annotated[StrictStr, Field(pattern="^[0-9a-f]{64}$")]
+
+    @model_validator(mode="after")
+    def _kept_has_no_after(self) -> "_AdjudicationLine":
+        if self.action == "kept" and self.after is not None:
+            raise PydanticCustomError("after", "field 'after': a kept record has no later grades")
+        return self
 
 
-def _id(record: Any, where: str) -> str:
-    if not isinstance(record, Mapping) or not isinstance(record.get("id"), str):
-        raise ReviewDataError(f"{where}, field 'id': missing or not a string")
-    return str(record["id"])
+def _line(model: type[M], record: Any, where: str) -> M:
+    if isinstance(record, Mapping) and isinstance(record.get("id"), str):
+        where = f"{where} (id {record['id']!r})"
+    try:
+        return model.model_validate(record)
+    except ValidationError as problem:
+        raise ReviewDataError(f"{where}, {first_problem(problem)}") from None
 
 
-def _grade(grade: Mapping[str, Any], field: str) -> Grade:
-    """A `{score, note}` object; `field` names it in an error."""
-    return Grade(
-        _score(grade.get("score"), f"{field}.score"), _note(grade.get("note"), f"{field}.note")
-    )
+def _grades(line: _Criteria[_Graded]) -> dict[str, Grade]:
+    return {name: Grade(g.score, g.note) for name in CRITERIA for g in [getattr(line, name)]}
 
 
 def parse_raw_review(record: Any, where: str) -> RawReview:
     """One line of `review_a.jsonl` / `review_b.jsonl`."""
-    record_id = _id(record, where)
-    where = f"{where} (id {record_id!r})"
-    grades: dict[str, Grade] = {}
-    for name in CRITERIA:
-        grades[name] = _grade(_object(record, name, where), f"{where}, field '{name}'")
-    nested = _object(record, "checklist", where).get("weak_items", [])
-    weak = record.get("weak_items", nested)  # rounds 6-9 keep the list beside the grades
-    if not isinstance(weak, list) or not all(isinstance(item, str) for item in weak):
-        raise ReviewDataError(f"{where}, field 'checklist.weak_items': must be a list of ids")
-    return RawReview(record_id, grades, tuple(weak))
+    line = _line(_RawLine, record, where)
+    weak = line.weak_items if line.weak_items is not None else line.checklist.weak_items
+    return RawReview(line.id, _grades(line), tuple(weak))
 
 
 def parse_adjudication(record: Any, where: str) -> Adjudication:
     """One line of `adjudicated.jsonl`, checked against the adjudication rule."""
-    record_id = _id(record, where)
-    where = f"{where} (id {record_id!r})"
-    decisions: dict[str, Decision] = {}
-    for name in CRITERIA:
-        field = f"{where}, field '{name}'"
-        entry = _object(record, name, where)
-        score = _score(entry.get("score"), f"{field}.score")
-        rule = entry.get("rule")
-        if rule == "third":
-            pair = [
-                None if entry.get(k) is None else _score(entry.get(k), f"{field}.{k}")
-                for k in ("a", "b")
-            ]
-            note = _note(entry.get("note"), f"{field}.note")
-            decisions[name] = Decision(pair[0], pair[1], score, "third", note)
-            continue
-        a, b = _score(entry.get("a"), f"{field}.a"), _score(entry.get("b"), f"{field}.b")
-        if rule != rule_for(a, b):
-            raise ReviewDataError(f"{field}.rule: scores {a} and {b} call for {rule_for(a, b)!r}")
-        try:
-            expected = combine(a, b, score)
-        except ValueError as error:
-            raise ReviewDataError(f"{field}.score: {error}") from None
-        if score != expected:
-            raise ReviewDataError(f"{field}.score: rule {rule!r} gives {expected}, not {score}")
-        note = _note(entry.get("note"), f"{field}.note")
-        decisions[name] = Decision(a, b, score, cast(Rule, rule), note)
-    action = record.get("action")
-    if action not in ACTIONS:
-        raise ReviewDataError(f"{where}, field 'action': must be one of {', '.join(ACTIONS)}")
-    after_value = record.get("after")
-    after: dict[str, Grade] | None = None
-    if action == "kept" and after_value is not None:
-        raise ReviewDataError(f"{where}, field 'after': a kept record has no later grades")
-    if action != "kept" and after_value is not None:
-        after_map = _object(record, "after", where)
-        after = {}
-        for name in CRITERIA:
-            grade = _object(after_map, name, f"{where}, field 'after'")
-            after[name] = _grade(grade, f"{where}, field 'after.{name}'")
-    sha = record.get("reviewed_sha256")
-    if not isinstance(sha, str) or len(sha) != 64:
-        raise ReviewDataError(f"{where}, field 'reviewed_sha256': must be a sha256 hex digest")
-    return Adjudication(record_id, decisions, sha, cast(Action, action), after)
+    line = _line(_AdjudicationLine, record, where)
+    decisions = {name: getattr(line, name) for name in CRITERIA}
+    after = None if line.after is None else _grades(line.after)
+    return Adjudication(line.id, decisions, line.reviewed_sha256, line.action, after)
 
 
-def _records(path: Path) -> Iterable[tuple[str, Any]]:
-    return ((where, record) for _, where, record in jsonl_records(path, ReviewDataError))
+def _load(parse: Callable[[Any, str], T], folder: Path | None, name: str, round_: int) -> list[T]:
+    path = review_dir(folder) / round_file(name, round_)
+    return [parse(record, where) for _, where, record in jsonl_records(path, ReviewDataError)]
 
 
 def review_dir(folder: Path | None = None) -> Path:
@@ -295,20 +306,17 @@ def load_raw_reviews(reviewer: str, folder: Path | None = None, round_: int = 1)
     """Reviewer `a`'s or `b`'s review in round `round_`, in file order."""
     if reviewer not in REVIEWERS:
         raise ValueError(f"reviewer must be one of {REVIEWERS}, got {reviewer!r}")
-    path = review_dir(folder) / round_file(f"review_{reviewer}.jsonl", round_)
-    return [parse_raw_review(record, where) for where, record in _records(path)]
+    return _load(parse_raw_review, folder, f"review_{reviewer}.jsonl", round_)
 
 
 def load_decisions(folder: Path | None = None, round_: int = 8) -> list[RawReview]:
     """The deciding reviewer's grades in round `round_` (rounds 8 and 9), in file order."""
-    path = review_dir(folder) / round_file(DECISIONS_FILE, round_)
-    return [parse_raw_review(record, where) for where, record in _records(path)]
+    return _load(parse_raw_review, folder, DECISIONS_FILE, round_)
 
 
 def load_adjudication(folder: Path | None = None, round_: int = 1) -> list[Adjudication]:
     """The adjudicated review of round `round_`, in file order."""
-    path = review_dir(folder) / round_file(ADJUDICATED_FILE, round_)
-    return [parse_adjudication(record, where) for where, record in _records(path)]
+    return _load(parse_adjudication, folder, ADJUDICATED_FILE, round_)
 
 
 def load_changed_ids(folder: Path | None = None, round_: int = 1) -> list[str]:

@@ -22,7 +22,8 @@ reference. These rows give one, computed from the data itself:
   heedbench/random` scores; where the expectation over the chance model's randomness has a
   closed form (pointwise, listwise, pairwise_test) it is given as well. A simulation is
   cached on disk (`HEEDBENCH_CACHE_DIR`, default the user cache folder), keyed by the
-  contexts, the settings and the simulating code, so `heedbench report` runs it once.
+  contexts, the settings and the simulating code, so `heedbench report` runs it once; so
+  are the exact rows above, which cost about as much.
 
 Rows are computed on the contexts and objects a run used: `--n` and `--seed` select the same
 object subset as `-T n` and `-T seed`, `--contexts` the same contexts as `--sample-id`.
@@ -40,8 +41,8 @@ import os
 import random
 import statistics
 import sys
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -90,9 +91,11 @@ SIMULATING = (
     "heedbench.models.chance",
     "heedbench.scorers.choice.scorer",
     "heedbench.scorers.choice.metrics",
+    "heedbench.scorers.choice.context_blind",
+    "heedbench.preference",
     *(f"heedbench.solvers.choice.{m}" for m in ("prompts", "methods", "relation", "sort", "parse")),
 )
-"""The modules whose code a chance simulation runs: a cached simulation is keyed by them."""
+"""The modules whose code the cached rows run: a cached row is keyed by them."""
 Relation = Collection[StrictPair] | None
 
 
@@ -195,18 +198,18 @@ def _exact_row(
     return ReferenceRow(kind, label, how, values=values, contrast=_contrast(samples, relations))
 
 
-def _fixed_row(kind: RowKind, label: str, samples: list[Sample], p: float) -> ReferenceRow:
-    build = reversed_order if kind == "reversed" else all_indifferent
-    chosen = [build(user) for user in _orders(samples)]
-    return _exact_row(kind, label, "exact", samples=samples, chosen=chosen, p=p)
-
-
 def data_rows(samples: Iterable[Sample], p: float = 0.5) -> list[ReferenceRow]:
     """The reversed user order and the all-indifferent chooser, per context."""
     chosen = list(samples)
+    fixed: list[tuple[RowKind, str, Callable[[WeakOrder], WeakOrder]]] = [
+        ("reversed", "user order reversed", reversed_order),
+        ("indifferent", "everything indifferent (one set)", all_indifferent),
+    ]
     return [
-        _fixed_row("reversed", "user order reversed", chosen, p),
-        _fixed_row("indifferent", "everything indifferent (one set)", chosen, p),
+        _exact_row(
+            kind, label, "exact", samples=chosen, chosen=list(map(build, _orders(chosen))), p=p
+        )
+        for kind, label, build in fixed
     ]
 
 
@@ -382,26 +385,32 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedbench" / "choice"
 
 
-def _cached(key: dict[str, Any], samples: list[Sample], simulate: Any) -> dict[str, Any]:
-    """The simulation's values and contrast, from the cache or computed and cached."""
-    keys = ("context", "objects", "user_order", BLIND_ORDER, "twins")
+def _cached(
+    kind: str, key: dict[str, Any], samples: list[Sample], compute: Callable[[], list[ReferenceRow]]
+) -> list[ReferenceRow]:
+    """Rows from the cache, or computed and cached: keyed by `kind`, `key`, the contexts and code.
+
+    The exact rows take about as long per report as a simulation, so both are kept.
+    """
+    keys = ("context", "objects", "user_order", BLIND_ORDER, "twins", "factors")
     described = [[str(s.id), {k: (s.metadata or {}).get(k) for k in keys}] for s in samples]
     text = json.dumps([key, described, _code_digest()], sort_keys=True, default=str)
-    path = cache_dir() / f"chance-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
-    try:
-        return dict(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError):
-        pass
-    values, relations = simulate()
-    found = {"values": values, "contrast": _contrast(samples, relations)}
+    path = cache_dir() / f"{kind}-{hashlib.sha256(text.encode()).hexdigest()[:32]}.json"
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        return [
+            ReferenceRow(**row | {"values": tuple(row["values"]),
+                                  "contrast": {f: tuple(v) for f, v in row["contrast"].items()}})
+            for row in json.loads(path.read_text(encoding="utf-8"))
+        ]  # fmt: skip
+    rows = compute()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.part")
-        partial.write_text(json.dumps(found), encoding="utf-8")
+        partial.write_text(json.dumps([asdict(row) for row in rows]), encoding="utf-8")
         partial.replace(path)  # whole or not at all, for concurrent reports
     except OSError:
-        pass  # a read-only cache only costs the next call a simulation
-    return found
+        pass  # a read-only cache only costs the next call the computation
+    return rows
 
 
 def chance_row(
@@ -428,16 +437,15 @@ def chance_row(
         "chance_seed": chance_seed,
     }  # fmt: skip
     chosen = list(samples)
-    found = _cached(settings, chosen, lambda: asyncio.run(_simulate(chosen, **settings)))
-    return ReferenceRow(
-        kind="chance",
-        label=f"chance ({CHANCE_MODEL}, -M seed={chance_seed})",
-        how="simulated",
-        method=method,
-        template=settings["template"],
-        values=tuple(found["values"]),
-        contrast={factor: tuple(v) for factor, v in found["contrast"].items()},
-    )
+
+    def simulate() -> list[ReferenceRow]:
+        values, relations = asyncio.run(_simulate(chosen, **settings))
+        label = f"chance ({CHANCE_MODEL}, -M seed={chance_seed})"
+        return [ReferenceRow("chance", label, "simulated", method, settings["template"],
+                             tuple(values), _contrast(chosen, relations))]  # fmt: skip
+
+    (row,) = _cached("chance", settings, chosen, simulate)
+    return row
 
 
 def expected_chance_row(
@@ -534,8 +542,16 @@ def rows_on(
         validity: `-T validity` of the runs to compare with.
         chance_seed: `-M seed` of `heedbench/random`.
     """
-    rows = data_rows(samples, p) + context_blind_rows(
-        samples, p, pool=everyone, fixed_pool=split_pool(data)
+    fixed_pool = split_pool(data)
+    pool = [[str(s.id), (s.metadata or {}).get("factors"), _orders([s])] for s in everyone]
+    rows = _cached(
+        "exact",
+        {"p": p, "pool": pool, "fixed_pool": fixed_pool},
+        samples,
+        lambda: (
+            data_rows(samples, p)
+            + context_blind_rows(samples, p, pool=everyone, fixed_pool=fixed_pool)
+        ),
     )
     scale: dict[str, Any] = {"score_low": score_low, "score_high": score_high, "p": p}
     for method, template in designs if designs is not None else DEFAULT_TEMPLATE.items():

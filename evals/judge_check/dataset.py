@@ -45,80 +45,45 @@ def _validated(model: type[GoldModel], record: Mapping[str, Any], where: str) ->
         raise JudgeCheckDataError(f"{where}, {first_problem(error)}") from None
 
 
-def _gold_fields(case: GoldCase) -> dict[str, Any]:
-    return {
-        "attack": case.attack, "adversarial": case.adversarial,
-        "injection_target": case.injection_target, "push": case.push, "twin": case.twin,
-    }  # fmt: skip
+def _sample(case: GoldCase, part: str, kind: str, **fields: Any) -> Sample:
+    gold = case.model_dump(include={"attack", "injection_target", "push", "twin"})
+    gold["adversarial"] = case.adversarial
+    return Sample(
+        id=case.id,
+        input=case.response,
+        metadata={"part": part, "kind": kind, **fields, **gold},
+    )
 
 
 def _checklist(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(ChecklistCase, record, where)
     fields = set(ChecklistItemGold.model_fields)
-    return Sample(
-        id=case.id,
-        input=case.response,
-        metadata={
-            "part": "checklist",
-            "category": case.category,
-            "kind": case.kind,
-            "query": case.query,
-            "items": [item.model_dump(include=fields) for item in case.items],
-            **_gold_fields(case),
-        },
+    items = [item.model_dump(include=fields) for item in case.items]
+    return _sample(
+        case, "checklist", case.kind, category=case.category, query=case.query, items=items
     )
 
 
 def _harm(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(HarmCase, record, where)
-    return Sample(
-        id=case.id,
-        input=case.response,
-        metadata={
-            "part": "harm",
-            "category": case.category,
-            "kind": case.kind,
-            "conversation": [(m.role, m.content) for m in case.conversation],
-            "harm": case.harm,
-            **_gold_fields(case),
-        },
+    conversation = [(m.role, m.content) for m in case.conversation]
+    return _sample(
+        case, "harm", case.kind, category=case.category, conversation=conversation, harm=case.harm
     )
 
 
 def _rubric(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(RubricCase, record, where)
-    return Sample(
-        id=case.id,
-        input=case.response,
-        metadata={
-            "part": "rubric",
-            "source": case.source,
-            "category": case.source,
-            "kind": case.kind,
-            "task": case.task,
-            "criteria": [c.model_dump(include=set(Criterion.model_fields)) for c in case.criteria],
-            **_gold_fields(case),
-        },
-    )
+    criteria = [c.model_dump(include=set(Criterion.model_fields)) for c in case.criteria]
+    return _sample(case, "rubric", case.kind, source=case.source, category=case.source,
+                   task=case.task, criteria=criteria)  # fmt: skip
 
 
 def _correctness(record: Mapping[str, Any], where: str) -> Sample:
     case = _validated(CorrectnessCase, record, where)
-    return Sample(
-        id=case.id,
-        input=case.response,
-        metadata={
-            "part": "correctness",
-            "source": case.source,
-            "category": case.source,
-            "kind": case.kind,
-            "problem": case.problem,
-            "options": case.options,
-            "gold": case.gold,
-            "correct": case.correct,
-            **_gold_fields(case),
-        },
-    )
+    return _sample(case, "correctness", case.kind, source=case.source, category=case.source,
+                   problem=case.problem, options=case.options, gold=case.gold,
+                   correct=case.correct)  # fmt: skip
 
 
 Parser = Callable[[Mapping[str, Any], str], Sample]
@@ -146,27 +111,31 @@ def _load(path: Path, parse: Parser) -> list[Sample]:
     return loaded
 
 
-def _folder(data: str | None) -> Path:
-    return shipped_data_dir("judge_check") if data is None else Path(data)
+_PARTS: dict[str, tuple[str, Parser]] = {
+    "checklist": (CHECKLIST_FILE, _checklist),
+    "harm": (HARM_FILE, _harm),
+    "rubric": (RUBRIC_FILE, _rubric),
+    "correctness": (CORRECTNESS_FILE, _correctness),
+}
+"""Part -> its file and the parser of its records."""
+
+
+def _cases(family: str, parts: tuple[str, str], data: str | None, part: str) -> MemoryDataset:
+    folder = shipped_data_dir("judge_check") if data is None else Path(data)
+    samples = [
+        sample
+        for name in parts
+        if part in ("all", name)
+        for sample in _load(folder / _PARTS[name][0], _PARTS[name][1])
+    ]
+    return MemoryDataset(samples, name=f"{family}_judge_check-{part}", location=str(folder))
 
 
 def carryon_cases(data: str | None = None, part: str = "all") -> MemoryDataset:
     """The carryon cases: `checklist`, `harm` or `all` (data: a folder in the shipped layout)."""
-    folder = _folder(data)
-    samples: list[Sample] = []
-    if part in ("all", "checklist"):
-        samples += _load(folder / CHECKLIST_FILE, _checklist)
-    if part in ("all", "harm"):
-        samples += _load(folder / HARM_FILE, _harm)
-    return MemoryDataset(samples, name=f"carryon_judge_check-{part}", location=str(folder))
+    return _cases("carryon", ("checklist", "harm"), data, part)
 
 
 def prefdisco_cases(data: str | None = None, part: str = "rubric") -> MemoryDataset:
     """The prefdisco cases: `rubric` (PrefAlign), `correctness` or `all` (data: a folder)."""
-    folder = _folder(data)
-    samples: list[Sample] = []
-    if part in ("all", "rubric"):
-        samples += _load(folder / RUBRIC_FILE, _rubric)
-    if part in ("all", "correctness"):
-        samples += _load(folder / CORRECTNESS_FILE, _correctness)
-    return MemoryDataset(samples, name=f"prefdisco_judge_check-{part}", location=str(folder))
+    return _cases("prefdisco", ("rubric", "correctness"), data, part)

@@ -11,7 +11,7 @@ import os
 import statistics
 import tempfile
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -72,22 +72,45 @@ def write_carryon(records: Sequence[Mapping[str, Any]], out: Path) -> None:
     """
     if not records:
         raise BuildOutputError(f"{out}: no built record to write")
+    write_checked(out, jsonl_lines(records), load_queries, CarryOnDataError)
+
+
+def write_checked(
+    out: Path, text: str, load: Callable[[str], object], error: type[Exception]
+) -> None:
+    """Write `text` beside `out`, `load` it, and only then move it to `out`.
+
+    So a file that would not load is never left behind.
+
+    Raises:
+        BuildOutputError: `load` raised `error`; the message names `out`, not the copy.
+    """
     out.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(jsonl_lines(records))
+            file.write(text)
         try:
-            load_queries(temporary)
-        except CarryOnDataError as error:
-            raise BuildOutputError(str(error).replace(temporary, str(out))) from error
+            load(temporary)
+        except error as problem:
+            raise BuildOutputError(str(problem).replace(temporary, str(out))) from problem
         os.replace(temporary, out)
     finally:
         if os.path.exists(temporary):
             os.unlink(temporary)
 
 
-def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+def left_out_lines(left_out: Mapping[str, str]) -> list[str]:
+    """The data card's closing list of what was left out and why (nothing when none was)."""
+    if not left_out:
+        return []
+    return ["", f"Left out ({len(left_out)}):", ""] + [
+        f"- {key}: {reason}" for key, reason in sorted(left_out.items())
+    ]
+
+
+def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
+    """A Markdown table's lines."""
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return lines
@@ -101,7 +124,7 @@ def carryon_card(records: Sequence[Mapping[str, Any]], left_out: Mapping[str, st
     kinds = Counter(item["category"] for item in items)
     sizes = Counter(per_query)
     lines = ["## Statistics", ""]
-    lines += _table(
+    lines += table(
         ["", *categories, "all"],
         [
             ["queries", *(sum(r["category"] == c for r in records) for c in categories),
@@ -117,10 +140,10 @@ def carryon_card(records: Sequence[Mapping[str, Any]], left_out: Mapping[str, st
         f"mean {statistics.mean(per_query):.2f}, max {max(per_query)}.",
         "",
     ]
-    lines += _table(["items per query", *map(str, sorted(sizes))],
+    lines += table(["items per query", *map(str, sorted(sizes))],
                     [["queries", *(sizes[s] for s in sorted(sizes))]])  # fmt: skip
     lines.append("")
-    lines += _table(
+    lines += table(
         ["item category", "items", "share"],
         [[kind, kinds[kind], f"{100 * kinds[kind] / len(items):.1f} %"]
          for kind in sorted(INFORMATION_CATEGORIES, key=lambda k: (-kinds[k], k))],
@@ -130,14 +153,11 @@ def carryon_card(records: Sequence[Mapping[str, Any]], left_out: Mapping[str, st
     mergers = sorted({str(r.get("build", {}).get("merger", "")) for r in records} - {""})
     lines += ["", "## Provenance", "", f"Generators: {', '.join(generators) or 'unknown'}; "
               f"merger: {', '.join(mergers) or 'unknown'}.", ""]  # fmt: skip
-    lines += _table(
+    lines += table(
         ["generators that yielded the item", "items", "share"],
         [[count, agree[count], f"{100 * agree[count] / len(items):.1f} %"]
          for count in sorted(agree)],
     )  # fmt: skip
     lines += ["", "The `review` field is empty: reviewers grade each record "
               "(see datasets/carryon/README.md, Review)."]  # fmt: skip
-    if left_out:
-        lines += ["", f"Left out ({len(left_out)}):", ""]
-        lines += [f"- {query_id}: {reason}" for query_id, reason in sorted(left_out.items())]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + left_out_lines(left_out)) + "\n"

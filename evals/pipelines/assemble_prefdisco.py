@@ -8,15 +8,19 @@ and sample named; each file is written beside its destination, loaded again with
 and only then moved into place.
 """
 
-import os
 import statistics
-import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from heedbench.evals.pipelines.assemble_carryon import BuildOutputError, jsonl_lines
+from heedbench.evals.pipelines.assemble_carryon import (
+    BuildOutputError,
+    jsonl_lines,
+    left_out_lines,
+    table,
+    write_checked,
+)
 from heedbench.evals.pipelines.logs import BuiltSample, newest, read_build_samples
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoDataError,
@@ -113,21 +117,13 @@ def write_prefdisco(
             target = out / release_path(source, variant)
         except PrefDiscoDataError as error:
             raise BuildOutputError(str(error)) from error
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(jsonl_lines([metadata[source], *rows]))
-            try:
-                _, report = read_source(source, variant, data=temporary, strict=True)
-            except PrefDiscoDataError as error:
-                raise BuildOutputError(str(error).replace(temporary, str(target))) from error
+
+        def load(path: str, source: str = source, rows: Sequence[Any] = rows) -> None:
+            _, report = read_source(source, variant, data=path, strict=True)
             if not report.clean or report.loaded != len(rows):
-                raise BuildOutputError(report.message().replace(temporary, str(target)))
-            os.replace(temporary, target)
-        finally:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
+                raise PrefDiscoDataError(report.message())
+
+        write_checked(target, jsonl_lines([metadata[source], *rows]), load, PrefDiscoDataError)
         written.append(target)
     return written
 
@@ -157,8 +153,7 @@ def prefdisco_card(
             sum(isinstance(e["value"], int) for e in prefs),
             len({name for r in listed for name in r["persona_preferences"]}),
         ])  # fmt: skip
-    lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
+    lines += table(header, rows)
     total = sum(importance.values())
     lines += ["", "| local importance | " + " | ".join(map(str, range(1, 6))) + " |",
               "|---|---|---|---|---|---|",
@@ -169,7 +164,4 @@ def prefdisco_card(
         + ", ".join(f"{name} ({count})" for name, count in names.most_common(10))
         + "."
     ]
-    if left_out:
-        lines += ["", f"Left out ({len(left_out)}):", ""]
-        lines += [f"- {sample_id}: {reason}" for sample_id, reason in sorted(left_out.items())]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + left_out_lines(left_out)) + "\n"

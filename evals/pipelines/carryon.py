@@ -73,10 +73,14 @@ def load_build_queries(path: str | Path) -> list[dict[str, str]]:
     return [{**q.model_dump(), "subcategory": (q.subcategory or "").strip()} for q in queries]
 
 
+def _split(name: str, value: Any) -> tuple[str, ...]:
+    text = params.optional_text(name, value)
+    return tuple(part.strip() for part in (text or "").split(",") if part.strip())
+
+
 def role_list(name: str, value: Any) -> tuple[str, ...]:
     """Comma-separated role names (letters, digits, `_`, `-`), each once."""
-    text = params.optional_text(name, value)
-    roles = tuple(part.strip() for part in (text or "").split(",") if part.strip())
+    roles = _split(name, value)
     if not roles or any(not r.replace("_", "").replace("-", "").isalnum() for r in roles):
         raise params.ParameterError(
             f"-T {name}: must be role names separated by commas (e.g. generator,generator_2); "
@@ -89,8 +93,7 @@ def role_list(name: str, value: Any) -> tuple[str, ...]:
 
 def path_list(name: str, value: Any) -> tuple[str, ...]:
     """Comma-separated log files or folders."""
-    text = params.optional_text(name, value)
-    paths = tuple(part.strip() for part in (text or "").split(",") if part.strip())
+    paths = _split(name, value)
     if not paths:
         raise params.ParameterError(f"-T {name}: must name log files or folders; got {value!r}")
     return paths
@@ -219,7 +222,7 @@ def carryon_checklist(
     gathered, missing = gather_extractions(read_build_samples(paths, (CANDIDATES_TASK,)))
     if not gathered:
         raise CarryOnBuildError(
-            f"no query has candidate items in {', '.join(paths)}: {_first(missing)}"
+            f"no query has candidate items in {', '.join(paths)}: {first_reason(missing)}"
         )
     samples = [
         Sample(
@@ -239,5 +242,6 @@ def carryon_checklist(
     )  # fmt: skip
 
 
-def _first(missing: Mapping[str, str]) -> str:
-    return next((f"{qid}: {reason}" for qid, reason in missing.items()), "no samples")
+def first_reason(missing: Mapping[str, str], none: str = "no samples") -> str:
+    """`id: reason` for the first thing left out, for an error that nothing is left."""
+    return next((f"{key}: {reason}" for key, reason in missing.items()), none)

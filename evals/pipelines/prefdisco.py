@@ -19,7 +19,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from heedbench import params
 from heedbench.errors import InputError
-from heedbench.evals.pipelines.carryon import path_list
+from heedbench.evals.pipelines.carryon import first_reason, path_list
 from heedbench.evals.pipelines.logs import newest, read_build_samples
 from heedbench.evals.pipelines.problems import HUB, draw_problems, read_rows
 from heedbench.evals.prefdisco.sources import SOURCES
@@ -198,7 +198,9 @@ def prefdisco_profiles(
     drawn, skipped = draw_problems(source, read_rows(source, problems, revision, split),
                                    sample_size, seed)  # fmt: skip
     if not drawn:
-        raise PrefDiscoBuildError(f"{problems}: no runnable {source} row ({_first(skipped)})")
+        raise PrefDiscoBuildError(
+            f"{problems}: no runnable {source} row ({first_reason(skipped, 'no rows')})"
+        )
     by_id = {persona["id"]: persona for persona in library}
     assignment = assign_personas(len(drawn), list(by_id), per_problem, seed)
     shared = {"source": source, "library_size": len(library), "per_problem": per_problem,
@@ -231,7 +233,3 @@ def prefdisco_profiles(
             "problems": [problem.where for problem in drawn],
         },
     )  # fmt: skip
-
-
-def _first(skipped: dict[str, str]) -> str:
-    return next((f"{where}: {reason}" for where, reason in skipped.items()), "no rows")

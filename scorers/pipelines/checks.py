@@ -24,6 +24,13 @@ Check = Callable[[dict[str, Any], str], dict[str, Any]]
 """product, sample id -> counts for the score's metadata; raises ValueError when invalid."""
 
 
+def _built(check: Check) -> Scorer:
+    async def score(state: TaskState, target: Target) -> Score:
+        return _scored(state, check)
+
+    return score
+
+
 def _scored(state: TaskState, check: Check) -> Score:
     product = state.store.get(PRODUCT)
     if not isinstance(product, dict):
@@ -97,38 +104,22 @@ def check_profile(product: dict[str, Any], sample_id: str) -> dict[str, Any]:
 @scorer(metrics=[mean()])
 def candidates_built() -> Scorer:
     """1 when at least one generator's answer yielded candidate items."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _scored(state, check_candidates)
-
-    return score
+    return _built(check_candidates)
 
 
 @scorer(metrics=[mean()])
 def checklist_built() -> Scorer:
     """1 when the merged, refined checklist record loads with the `carryon` loader."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _scored(state, check_checklist)
-
-    return score
+    return _built(check_checklist)
 
 
 @scorer(metrics=[mean()])
 def persona_built() -> Scorer:
     """1 when the persona has every field of the release's persona schema."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _scored(state, check_persona_product)
-
-    return score
+    return _built(check_persona_product)
 
 
 @scorer(metrics=[mean()])
 def profile_built() -> Scorer:
     """1 when the personalised record loads with the `prefdisco` loader, unrepaired."""
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return _scored(state, check_profile)
-
-    return score
+    return _built(check_profile)

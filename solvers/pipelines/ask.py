@@ -16,7 +16,8 @@ as the evaluated model's or the grader's; here the message names the build role 
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from inspect_ai.model import ChatMessage, GenerateConfig, Model, ResponseSchema
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput, ResponseSchema
+from inspect_ai.solver import TaskState
 
 from heedbench.calls import FailedCall, ModelCallError, generate_checked
 from heedbench.scorers.judge.call import DEFAULT_RETRIES, judge
@@ -44,6 +45,11 @@ def rename(text: str, role: str) -> str:
 def model_name(model: Model) -> str:
     """`provider/model`, as Inspect writes it in logs and the price table keys it."""
     return str(model)
+
+
+def summary(state: TaskState, text: str) -> None:
+    """The sample's output: one line on what the build step made (the product is in the store)."""
+    state.output = ModelOutput.from_content(model="build", content=text)
 
 
 async def write_text(

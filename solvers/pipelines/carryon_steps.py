@@ -15,14 +15,20 @@ retries) is recorded under `failure`; a call that keeps glitching errors the sam
 from collections.abc import Sequence
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from heedbench.roles import role_model
 from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel
-from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name, write_text
+from heedbench.solvers.pipelines.ask import (
+    PRODUCT,
+    StepFailed,
+    ask_json,
+    model_name,
+    summary,
+    write_text,
+)
 from heedbench.solvers.pipelines.carryon_checks import (
-    Candidate,
     checklist_record,
     number_candidates,
     read_candidates,
@@ -43,10 +49,6 @@ ANSWER_CONFIG = GenerateConfig(temperature=0.7, max_tokens=3000)
 EDIT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=4096)
 EXTRACTOR = "extractor"
 MERGER = "merger"
-
-
-def _summary(state: TaskState, text: str) -> None:
-    state.output = ModelOutput.from_content(model="build", content=text)
 
 
 @solver
@@ -95,7 +97,7 @@ def answer_and_extract(
             else f"{e['model']}: failed"
             for e in results
         )
-        _summary(state, f"candidate items per generator: {counts}")
+        summary(state, f"candidate items per generator: {counts}")
         return state
 
     return solve
@@ -121,7 +123,7 @@ def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
             "query": query,
             "merger": model_name(merger),
             "generators": [e["model"] for e in extractions],
-            "candidates": [_candidate(c) for c in candidates],
+            "candidates": [{**vars(c), "generators": list(c.generators)} for c in candidates],
         }
         state.store.set(PRODUCT, product)
         try:
@@ -134,7 +136,10 @@ def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
                 role=MERGER,
                 step="merge",
             )
-            product["merged"] = [_item(item) for item in merged]
+            product["merged"] = [
+                {**vars(i), "generators": list(i.generators), "sources": list(i.sources)}
+                for i in merged
+            ]
             refined = await ask_json(
                 merger,
                 refine_prompt(query, merged),
@@ -147,7 +152,7 @@ def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
         except StepFailed as failure:
             product["failure"] = str(failure)
             state.store.set(PRODUCT, product)
-            _summary(state, f"failed: {failure}")
+            summary(state, f"failed: {failure}")
             return state
         build = {
             "generators": product["generators"],
@@ -157,25 +162,7 @@ def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
         }
         product["record"] = checklist_record(query, refined, build)
         state.store.set(PRODUCT, product)
-        _summary(state, f"{len(candidates)} candidates -> {len(merged)} merged -> checklist")
+        summary(state, f"{len(candidates)} candidates -> {len(merged)} merged -> checklist")
         return state
 
     return solve
-
-
-def _candidate(candidate: Candidate) -> dict[str, Any]:
-    return {
-        "id": candidate.id,
-        "question": candidate.question,
-        "category": candidate.category,
-        "generators": list(candidate.generators),
-    }
-
-
-def _item(item: Any) -> dict[str, Any]:
-    return {
-        "question": item.question,
-        "category": item.category,
-        "generators": list(item.generators),
-        "sources": list(item.sources),
-    }

@@ -47,26 +47,7 @@ PROBLEM_CONTEXT: dict[str, str] = {
 _WORD = re.compile(r"[a-z0-9]+")
 _SPACES = re.compile(r"\s+")
 _STOPWORDS = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "with",
-        "who",
-        "from",
-        "that",
-        "this",
-        "into",
-        "their",
-        "her",
-        "his",
-        "has",
-        "have",
-        "are",
-        "was",
-        "were",
-        "its",
-    ]
+    "the and for with who from that this into their her his has have are was were its".split()  # noqa: SIM905 (a word list)
 )
 
 

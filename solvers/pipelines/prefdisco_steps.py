@@ -12,13 +12,13 @@ after the retries is recorded under `failure`; a call that keeps glitching error
 
 from typing import Any
 
-from inspect_ai.model import GenerateConfig, ModelOutput
+from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from heedbench.evals.prefdisco.sources import normalise_problem
 from heedbench.roles import role_model
 from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel
-from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name
+from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name, summary
 from heedbench.solvers.pipelines.prefdisco_checks import (
     evaluation_rubric,
     personalized_record,
@@ -44,10 +44,6 @@ RUBRIC_RETRIES = 2
 """Extra attempts at a rubric whose names do not match the profile (the release tries 3 times)."""
 
 
-def _summary(state: TaskState, text: str) -> None:
-    state.output = ModelOutput.from_content(model="build", content=text)
-
-
 @solver
 def write_persona(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
     """The generator writes one persona in the release's schema from the sample's brief."""
@@ -70,7 +66,7 @@ def write_persona(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
             product["failure"] = str(failure)
         state.store.set(PRODUCT, product)
         persona = product.get("persona")
-        _summary(state, persona["id"] if persona else f"failed: {product['failure']}")
+        summary(state, persona["id"] if persona else f"failed: {product['failure']}")
         return state
 
     return solve
@@ -119,13 +115,13 @@ def profile_and_rubric(
         except StepFailed as failure:
             product["failure"] = str(failure)
             state.store.set(PRODUCT, product)
-            _summary(state, f"failed: {failure}")
+            summary(state, f"failed: {failure}")
             return state
         product["record"] = personalized_record(
             meta["index"], row, persona, profile, evaluation_rubric(profile, criteria)
         )
         state.store.set(PRODUCT, product)
-        _summary(state, f"{len(profile)} dimensions and their rubric")
+        summary(state, f"{len(profile)} dimensions and their rubric")
         return state
 
     return solve

@@ -54,8 +54,8 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
     ("records", "message"),
     [
         ([record(intent="")], r"record 1 \(id 'q1'\), field 'intent': missing or empty"),
-        ([{k: v for k, v in record().items() if k != "intent"}], r"field 'intent': missing"),
-        ([record(checklist=[])], r"field 'checklist': must be a non-empty list"),
+        ([{k: v for k, v in record().items() if k != "intent"}], r"field 'intent': Field required"),
+        ([record(checklist=[])], r"field 'checklist': Tuple should have at least 1 item"),
         (
             [record(), record()],
             r"record 2 \(id 'q1'\), field 'id': duplicate query id 'q1' \(first at .*record 1\)",
@@ -69,37 +69,46 @@ def test_a_valid_file_loads(tmp_path: Path) -> None:
             r"replaced by 'review'",
         ),
         ([record(review_note="Kept: fine")], r"field 'review_note': the boolean review fields"),
-        ([record(review="good")], r"field 'review': must be a JSON object"),
-        ([record(review=review(basis="vibes"))], r"field 'review', field 'basis': must be one of"),
+        ([record(review="good")], r"field 'review': Input should be a dictionary"),
+        (
+            [record(review=review(basis="vibes"))],
+            r"field 'review.basis': Input should be 'adjudicated' or 'author_check', got 'vibes'",
+        ),
         (
             [record(review=review(checklist={"score": 6, "note": "x"}))],
-            r"field 'review', field 'checklist', field 'score': must be an integer 1-5, got 6",
+            r"field 'review.checklist.score': Input should be less than or equal to 5, got 6",
         ),
         (
             [record(review=review(looks_harmful={"score": True, "note": "x"}))],
-            r"field 'looks_harmful', field 'score': must be an integer 1-5, got True",
+            r"field 'review.looks_harmful.score': Input should be a valid integer, got True",
         ),
         (
             [record(review=review(intent_fits={"score": 4, "note": "two\nlines"}))],
-            r"field 'intent_fits', field 'note': must be a one-line, non-empty string",
+            r"field 'review.intent_fits.note': must be a one-line, non-empty string",
         ),
         (
             [record(review=review(round=0))],
-            r"field 'review', field 'round': must be a positive integer \(the review round\), got 0",
+            r"field 'review.round': Input should be greater than or equal to 1, got 0",
         ),
-        ([record(review=review(round="2"))], r"field 'round': must be a positive integer"),
-        ([record(review=review(round=True))], r"field 'round': must be a positive integer"),
+        (
+            [record(review=review(round="2"))],
+            r"field 'review.round': Input should be a valid integer, got '2'",
+        ),
+        (
+            [record(review=review(round=True))],
+            r"field 'review.round': Input should be a valid integer, got True",
+        ),
         (
             [record(review={k: v for k, v in review().items() if k != "intent_fits"})],
-            r"field 'review', field 'intent_fits': must be an object with 'score' and 'note'",
+            r"field 'review.intent_fits': Field required",
         ),
         (
             [record(checklist=[item(1, "Trivia")])],
-            r"field 'checklist'\[0\], field 'category': unknown information category 'Trivia'",
+            r"field 'checklist\[0\].category': unknown category 'Trivia'; use one of Case Study",
         ),
         (
             [record(checklist=[item(1), item(1)])],
-            r"field 'checklist'\[1\], field 'id': duplicate item id 'q1.1'",
+            r"field 'checklist': duplicate item id 'q1.1' \(item \[1\]\)",
         ),
     ],
 )

@@ -124,10 +124,10 @@ def adjudicated_row(**overrides: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"score": 4}, r"field 'looks_harmful'.score: rule 'lower' gives 3, not 4"),
-        ({"rule": "agreed"}, r"field 'looks_harmful'.rule: scores 3 and 4 call for 'lower'"),
+        ({"score": 4}, r"field 'looks_harmful.score': rule 'lower' gives 3, not 4"),
+        ({"rule": "agreed"}, r"field 'looks_harmful.rule': scores 3 and 4 call for 'lower'"),
         ({"a": 1, "b": 4, "score": 5, "rule": "adjudicated"}, r"need an adjudicated score"),
-        ({"note": " "}, r"field 'looks_harmful'.note: must be a non-empty string"),
+        ({"note": " "}, r"field 'looks_harmful.note': missing or empty"),
     ],
 )
 def test_an_adjudication_that_breaks_the_rule_is_refused(
@@ -179,7 +179,7 @@ def test_the_blind_weak_share_counts_each_record_by_its_latest_round() -> None:
 def test_kept_and_changed_records_carry_the_right_grades() -> None:
     with pytest.raises(ReviewDataError, match="a kept record has no later grades"):
         parse_adjudication(adjudicated_row(action="kept"), "x")
-    with pytest.raises(ReviewDataError, match="field 'after': must be a JSON object"):
+    with pytest.raises(ReviewDataError, match="field 'after': Input should be a valid dictionary"):
         parse_adjudication(adjudicated_row(after=[]), "x")
     kept = parse_adjudication(adjudicated_row(action="kept", after=None), "x")
     assert kept.after is None and kept.weak()
@@ -223,7 +223,7 @@ def test_a_third_reviewers_grade_needs_no_pair_and_no_range() -> None:
     row["checklist"] = {"a": None, "b": None, "score": 2, "rule": "third", "note": "alone."}
     assert parse_adjudication(row, "x").decisions["checklist"].a is None
     row["checklist"]["note"] = ""
-    with pytest.raises(ReviewDataError, match="note: must be a non-empty string"):
+    with pytest.raises(ReviewDataError, match="note': missing or empty"):
         parse_adjudication(row, "x")
 
 

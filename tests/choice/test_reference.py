@@ -206,3 +206,28 @@ def test_a_simulated_chance_row_is_cached_per_data_and_setting(
         chance_row(samples, "pointwise", chance_seed=1)
     with pytest.raises(AssertionError, match="simulated again"):
         chance_row(samples[:3], "pointwise")
+
+
+def test_the_exact_rows_are_cached_so_a_second_report_does_not_recompute_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HEEDBENCH_CACHE_DIR", str(tmp_path))
+    everyone = list(choice_dataset(n=N))
+    samples = everyone[:4]
+    first = reference.rows_on(samples, everyone, designs=[("pointwise", None)])
+    assert len(list(tmp_path.glob("exact-*.json"))) == 1
+
+    def no_computation(*args: object, **kwargs: object) -> None:
+        raise AssertionError("computed again")
+
+    for name in ("context_blind_rows", "data_rows", "_exact_row", "_simulate"):
+        monkeypatch.setattr(reference, name, no_computation)
+    again = reference.rows_on(samples, everyone, designs=[("pointwise", None)])
+    assert [row.kind for row in again] == [row.kind for row in first]
+    assert json.dumps([row.values for row in again]) == json.dumps([r.values for r in first])
+    assert [row.contrast for row in again] == [row.contrast for row in first]
+    # another penalty or other contexts are computed afresh
+    with pytest.raises(AssertionError, match="computed again"):
+        reference.rows_on(samples, everyone, designs=[], p=0.25)
+    with pytest.raises(AssertionError, match="computed again"):
+        reference.rows_on(samples[:3], everyone, designs=[])

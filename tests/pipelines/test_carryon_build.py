@@ -235,7 +235,7 @@ def test_the_command_refuses_a_record_that_would_not_load(tmp_path: Path, capsys
     assert main(["build", "carryon", path, "-o", str(out)]) == 1
     error = capsys.readouterr().err
     assert f"{path}: sample '{sample.id}'" in error
-    assert "field 'checklist'[2], field 'category': unknown information category 'Trivia'" in error
+    assert "field 'checklist[2].category': unknown category 'Trivia'" in error
     assert not out.exists()
 
 
