@@ -246,11 +246,9 @@ def _allocation(
     total: int, strata: Mapping[str, Sequence[GradedSample]], by_verdict: bool
 ) -> dict[str, int]:
     """Draws per stratum: even over condition × kind, then (by verdict) even over classes."""
-    if not by_verdict:
-        return allocate(total, {name: len(members) for name, members in strata.items()})
-    groups: dict[str, dict[str, int]] = {}
+    groups: dict[str, dict[str, int]] = {}  # without by_verdict each stratum is its own group
     for name, members in strata.items():
-        groups.setdefault(name.rsplit(" | ", 1)[0], {})[name] = len(members)
+        groups.setdefault(name.rsplit(" | ", 1)[0] if by_verdict else name, {})[name] = len(members)
     outer = allocate(total, {group: sum(sizes.values()) for group, sizes in groups.items()})
     counts: dict[str, int] = {}
     for group, sizes in groups.items():
