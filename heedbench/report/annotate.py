@@ -1,46 +1,27 @@
 """`heedbench annotate`: files for human annotators, and their filled copies read back.
 
-Two reviews, each a CSV file (UTF-8, one header row; a spreadsheet opens and saves it):
-
-- `export-turns LOGS -o FILE --n N --seed S`: a seeded sample of the simulated user's
-  follow-up messages from carryon logs (the paper's naturalness study, its Figure 12). Each
-  row: the intended move and the instruction the simulated user had, the hidden intent, the
-  conversation before the message, the message itself, and empty columns `fidelity` (yes /
-  no: does the message do what the move asks?), `naturalness` (1–5: could a person have
-  written it?) and `note`. The sample is spread as evenly over the moves as the logs allow,
-  then shuffled, so no move hides behind another's frequency.
-- `export-queries -o FILE [--data FILE]`: the carryon queries (id, category, query, intent,
-  checklist) with empty `looks_harmful`, `intent_fits` and `checklist_score` columns (1–5, the
-  data card's anchors: does the query read as harmful on its face, does the intent want what it
-  asks for, does every checklist item reward only a real answer) and a `note`, the review the
-  shipped data went through (datasets/carryon/README.md).
-
-A third, for every grader-judged family (carryon and prefdisco): `export-verdicts` and
-`import-verdicts` draw a random sample of the grader's verdicts for people to label and store
-the labels for the report's judge-calibrated estimates (`heedbench.report.verdict_sample`,
-docs/calibration.md).
-
-`import FILE [FILE2]` reads filled files (of either kind, told apart by their columns) into a
-summary: per move, mean naturalness and the fidelity rate (or per category, the mean of each
-query criterion and the share of queries weak on it, a 3 or less, with the weak ones listed).
-Given two annotators' copies of one export, it adds their agreement on the items both rated:
-Cohen's kappa for the yes/no column, and for every 1–5 column exact agreement, agreement
-within one point and the quadratically weighted kappa. Blank cells are items not rated;
-anything else that is not a yes / no or a 1–5 is an error naming file, row and column.
+The steps and the columns of each file are in docs/annotation.md (`export-turns`: the simulated
+user's messages; `export-queries`: the carryon queries) and docs/calibration.md
+(`export-verdicts` / `import-verdicts`: `heedbench.report.verdict_sample`). `import` reads one
+or two filled copies of an export (told apart by their columns) into a Markdown summary, with
+the two annotators' agreement on the items both rated. The files are CSV (UTF-8, one header
+row) so a spreadsheet opens and saves them; a blank cell is an item not rated, anything else
+that is not a yes / no or a 1–5 is an error naming file, row and column.
 """
 
 import argparse
 import math
 import random
-import statistics
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from heedbench.evals.carryon import load_queries
-from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
+from heedbench.report.csv_files import inert, parse_cell, read_rows, write_rows
 from heedbench.report.document import Table
 from heedbench.report.graded_units import conversation_text
 from heedbench.report.load import NoLogsError, load_runs
@@ -66,7 +47,6 @@ WEAK = 3
 QUERY_COLUMNS = (
     "item", "category", "query", "intent", "checklist", *QUERY_CRITERIA, "note",
 )  # fmt: skip
-NATURALNESS = (1, 2, 3, 4, 5)
 
 
 class AnnotationError(Exception):
@@ -187,59 +167,46 @@ def export_queries(out: Path, data: str | None, n: int | None, seed: int) -> int
     return write_rows(out, QUERY_COLUMNS, rows)
 
 
+CELLS: dict[str, dict[str, bool]] = {
+    "turns": {"fidelity": True, "naturalness": False},
+    "queries": dict.fromkeys(QUERY_CRITERIA, False),
+}
+"""Per kind of file: its rated columns, each yes/no (True) or 1–5 (False)."""
+
+
 @dataclass
 class Filled:
-    """One annotator's filled file: its kind and item -> row."""
+    """One annotator's filled file: its kind and one row per item (rated cells as numbers)."""
 
     path: Path
     kind: str
-    rows: dict[str, dict[str, str]]
+    frame: pd.DataFrame
+    """Indexed by item; a rated column is 1/0 or 1–5, NaN where blank; the rest text."""
 
 
 def read_filled(path: Path) -> Filled:
-    """Read a filled annotation file and tell its kind (turns or queries) by its columns."""
+    """Read a filled annotation file, tell its kind by its columns and read its rated cells."""
     columns, rows = read_rows(path, AnnotationError)
-    if {"item", "fidelity", "naturalness"} <= columns:
-        kind = "turns"
-    elif {"item", *QUERY_CRITERIA} <= columns:
-        kind = "queries"
-    else:
+    kind = next((k for k, rated in CELLS.items() if {"item", *rated} <= columns), None)
+    if kind is None:
         raise AnnotationError(
             f"{path}: not a heedbench annotation file (needs the columns of export-turns or "
             "export-queries)"
         )
-    by_item: dict[str, dict[str, str]] = {}
+    by_item: dict[str, dict[str, Any]] = {}
     for row in rows:
         item = (row.get("item") or "").strip()
         if item in by_item:
             raise AnnotationError(f"{path}: item {item!r} appears twice")
         if item:
-            by_item[item] = {k: (v or "").strip() for k, v in row.items() if k is not None}
-    return Filled(path, kind, by_item)
-
-
-def yes_no(filled: Filled, item: str, column: str) -> bool | None:
-    """A yes/no cell (None when blank)."""
-    text = filled.rows[item].get(column, "").lower()
-    if not text:
-        return None
-    if text in YES or text in NO:
-        return text in YES
-    raise AnnotationError(f"{filled.path}: item {item}, {column}: expected yes or no, got {text!r}")
-
-
-def rating(filled: Filled, item: str, column: str = "naturalness") -> int | None:
-    """A 1–5 cell (None when blank)."""
-    text = filled.rows[item].get(column, "")
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not value.is_integer() or int(value) not in NATURALNESS:
-        raise AnnotationError(f"{filled.path}: item {item}, {column}: expected 1-5, got {text!r}")
-    return int(value)
+            cells: dict[str, Any] = {k: (v or "").strip() for k, v in row.items() if k is not None}
+            for column, yes_no in CELLS[kind].items():
+                where = f"{path}: item {item}, {column}"
+                cells[column] = parse_cell(cells[column], yes_no, where, AnnotationError)
+            by_item[item] = cells
+    frame = pd.DataFrame(list(by_item.values()), index=list(by_item), columns=sorted(columns))
+    frame[list(CELLS[kind])] = frame[list(CELLS[kind])].astype(float)
+    return Filled(path, kind, frame.sort_index())
 
 
 def _markdown(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
@@ -248,68 +215,50 @@ def _markdown(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str
     return [*table.strip().splitlines()[2:], ""]
 
 
-def _mean_se(values: Sequence[float]) -> str:
-    if not values:
+def _mean_se(values: pd.Series) -> str:
+    values = values.dropna()
+    if values.empty:
         return "—"
-    mean = statistics.fmean(values)
     if len(values) < 2:
-        return f"{mean:.2f} (n=1)"
-    return f"{mean:.2f} ± {statistics.stdev(values) / math.sqrt(len(values)):.2f} (n={len(values)})"
+        return f"{values.mean():.2f} (n=1)"
+    return f"{values.mean():.2f} ± {values.sem():.2f} (n={len(values)})"
 
 
-def _share(values: Sequence[bool]) -> str:
-    return "—" if not values else f"{sum(values) / len(values):.0%} ({sum(values)}/{len(values)})"
+def _share(values: pd.Series) -> str:
+    values = values.dropna()
+    yes = int(values.sum())
+    return "—" if values.empty else f"{yes / len(values):.0%} ({yes}/{len(values)})"
 
 
 def _number(value: float) -> str:
     return "—" if math.isnan(value) else f"{value:.2f}"
 
 
-def _gather(
-    files: Sequence[Filled], group: Callable[[Filled, str], str], read: Callable[[Filled, str], Any]
-) -> dict[str, list[Any]]:
-    """Group -> every non-blank value over all files (each annotator's rating counts)."""
-    out: dict[str, list[Any]] = {}
-    for filled in files:
-        for item in filled.rows:
-            value = read(filled, item)
-            if value is not None:
-                out.setdefault(group(filled, item), []).append(value)
-    return out
+def _agreement(files: Sequence[Filled], column: str, yes_no: bool) -> list[str]:
+    """Agreement of two annotators on the items both rated in `column`: one table row."""
+    both = pd.concat([f.frame[column] for f in files], axis=1, join="inner").dropna()
+    a, b = (both.iloc[:, i].astype(int).tolist() for i in (0, 1))
+    if yes_no:
+        tail = [_number(cohen_kappa(a, b)), "", ""]
+    else:
+        tail = [_number(within_one(a, b)), _number(weighted_kappa(a, b))]
+        tail = ["", *tail] if files[0].kind == "turns" else tail  # turns: a kappa column too
+    return [column, str(len(a)), _number(observed_agreement(a, b)), *tail]
 
 
-def _paired(
-    first: Filled, second: Filled, read: Callable[[Filled, str], Any]
-) -> tuple[list[Any], list[Any]]:
-    """Both annotators' values on the items both rated."""
-    a, b = [], []
-    for item in sorted(set(first.rows) & set(second.rows)):
-        x, y = read(first, item), read(second, item)
-        if x is not None and y is not None:
-            a.append(x)
-            b.append(y)
-    return a, b
-
-
-def _answers(column: str) -> Callable[[Filled, str], bool | None]:
-    """A reader of one yes/no column."""
-    return lambda filled, item: yes_no(filled, item, column)
+def _combined(files: Sequence[Filled], group: str) -> pd.DataFrame:
+    """Every file's rows (each annotator's rating counts once), `group` "?" where absent."""
+    frame = pd.concat([f.frame for f in files])
+    return frame if group in frame else frame.assign(**{group: "?"})
 
 
 def turn_summary(files: Sequence[Filled]) -> list[str]:
     """Per move: mean naturalness and fidelity rate; agreement when two files are given."""
-
-    def move(filled: Filled, item: str) -> str:
-        return filled.rows[item].get("move", "?")
-
-    natural = _gather(files, move, rating)
-    faithful = _gather(files, move, _answers("fidelity"))
-    moves = [m for m in MOVES if m in natural or m in faithful]
-    moves += sorted((set(natural) | set(faithful)) - set(moves))
-    rows = [[m, _mean_se(natural.get(m, [])), _share(faithful.get(m, []))] for m in moves]
-    everything_natural = [v for values in natural.values() for v in values]
-    everything_faithful = [v for values in faithful.values() for v in values]
-    rows.append(["all", _mean_se(everything_natural), _share(everything_faithful)])
+    frame = _combined(files, "move").dropna(how="all", subset=list(CELLS["turns"]))
+    found = set(frame["move"])
+    moves = [m for m in MOVES if m in found] + sorted(found - set(MOVES))
+    groups = [*((m, frame[frame["move"] == m]) for m in moves), ("all", frame)]
+    rows = [[m, _mean_se(g["naturalness"]), _share(g["fidelity"])] for m, g in groups]
     lines = [
         "## Simulated-user turns",
         "",
@@ -318,58 +267,35 @@ def turn_summary(files: Sequence[Filled]) -> list[str]:
         *_markdown(["move", "naturalness (1-5)", "fidelity (yes)"], rows),
     ]
     if len(files) == 2:
-        first, second = files
-        fa, fb = _paired(first, second, _answers("fidelity"))
-        na, nb = _paired(first, second, rating)
         lines += [
             "Agreement on the items both annotators rated:",
             "",
             *_markdown(
                 ["column", "items", "agreement", "Cohen's kappa", "within one point",
                  "weighted kappa (quadratic)"],
-                [
-                    ["fidelity", str(len(fa)), _number(observed_agreement(fa, fb)),
-                     _number(cohen_kappa(fa, fb)), "", ""],
-                    ["naturalness", str(len(na)), _number(observed_agreement(na, nb)), "",
-                     _number(within_one(na, nb)), _number(weighted_kappa(na, nb))],
-                ],
+                [_agreement(files, column, yes_no) for column, yes_no in CELLS["turns"].items()],
             ),
         ]  # fmt: skip
     return lines
 
 
-def _ratings(column: str) -> Callable[[Filled, str], int | None]:
-    """A reader of one 1–5 column."""
-    return lambda filled, item: rating(filled, item, column)
-
-
 def query_summary(files: Sequence[Filled]) -> list[str]:
     """Per category: each criterion's mean and weak share; agreement with two files."""
+    frame = _combined(files, "category")
+    categories = sorted(set(frame.dropna(how="all", subset=list(QUERY_CRITERIA))["category"]))
 
-    def category(filled: Filled, item: str) -> str:
-        return filled.rows[item].get("category", "?")
+    def cells(rows: pd.DataFrame) -> list[str]:
+        pairs = ((_mean_se(rows[c]), _share(rows[c].dropna() <= WEAK)) for c in QUERY_CRITERIA)
+        return [cell for pair in pairs for cell in pair]
 
-    gathered = {c: _gather(files, category, _ratings(c)) for c in QUERY_CRITERIA}
-    categories = sorted(set().union(*(set(g) for g in gathered.values())))
-
-    def cells(values: Sequence[int]) -> list[str]:
-        weak = [v <= WEAK for v in values]
-        return [_mean_se(values), _share(weak)]
-
-    rows = [
-        [cat, *(cell for c in QUERY_CRITERIA for cell in cells(gathered[c].get(cat, [])))]
-        for cat in categories
+    rows = [[c, *cells(frame[frame["category"] == c])] for c in categories]
+    rows.append(["all", *cells(frame)])
+    flagged = [
+        [item, filled.path.name, ", ".join(weak), row.get("note", "")]
+        for filled in files
+        for item, row in filled.frame.iterrows()
+        if (weak := [c for c in QUERY_CRITERIA if row[c] <= WEAK])
     ]
-    rows.append(
-        ["all", *(cell for c in QUERY_CRITERIA for cell in cells(
-            [v for vs in gathered[c].values() for v in vs]))]
-    )  # fmt: skip
-    flagged = []
-    for filled in files:
-        for item, row in sorted(filled.rows.items()):
-            weak = [c for c in QUERY_CRITERIA if (rating(filled, item, c) or 5) <= WEAK]
-            if weak:
-                flagged.append([item, filled.path.name, ", ".join(weak), row.get("note", "")])
     header = ["category"] + [f"{c} {part}" for c in QUERY_CRITERIA for part in ("(1-5)", "weak")]
     lines = [
         "## Query review",
@@ -383,19 +309,12 @@ def query_summary(files: Sequence[Filled]) -> list[str]:
         *(_markdown(["query", "file", "weak on", "note"], flagged) if flagged else ["none", ""]),
     ]
     if len(files) == 2:
-        agreement = []
-        for column in QUERY_CRITERIA:
-            a, b = _paired(files[0], files[1], _ratings(column))
-            agreement.append(
-                [column, str(len(a)), _number(observed_agreement(a, b)),
-                 _number(within_one(a, b)), _number(weighted_kappa(a, b))]
-            )  # fmt: skip
         lines += [
             "Agreement on the queries both reviewers scored:",
             "",
             *_markdown(
                 ["column", "items", "agreement", "within one point", "weighted kappa (quadratic)"],
-                agreement,
+                [_agreement(files, column, False) for column in QUERY_CRITERIA],
             ),
         ]
     return lines

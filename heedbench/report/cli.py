@@ -96,9 +96,13 @@ def _logs(parser: argparse.ArgumentParser, what: str = "log folders or files") -
     parser.add_argument("logs", nargs="+", metavar="LOG_DIR", help=what)
 
 
-def _output(parser: argparse.ArgumentParser) -> None:
+def _export(parser: argparse.ArgumentParser, logs: bool = True) -> None:
+    """The options every export takes: its logs, the CSV to write and the sampling seed."""
+    if logs:
+        _logs(parser)
     parser.add_argument("-o", "--output", required=True, type=Path, metavar="FILE",
                         help="CSV to write")  # fmt: skip
+    parser.add_argument("--seed", default="0", help="sampling seed (default: 0)")
 
 
 def _report_parser(commands: Any) -> None:
@@ -144,25 +148,20 @@ def _annotate_parser(commands: Any) -> None:
     turns = steps.add_parser(
         "export-turns", help="a seeded sample of simulated-user messages from carryon logs"
     )
-    _logs(turns)
-    _output(turns)
+    _export(turns)
     turns.add_argument("--n", help="messages to export (default: 100, or all the logs hold if "
                        "fewer)")  # fmt: skip
-    turns.add_argument("--seed", default="0", help="sampling seed (default: 0)")
     queries = steps.add_parser("export-queries", help="the carryon queries for a human review")
-    _output(queries)
+    _export(queries, logs=False)
     queries.add_argument("--data", help="a JSONL file in the shipped schema (default: shipped)")
     queries.add_argument("--n", help="a seeded sample of this many (default: all)")
-    queries.add_argument("--seed", default="0", help="sampling seed (default: 0)")
     export = steps.add_parser(
         "export-verdicts",
         help="a random sample of the grader's carryon / prefdisco verdicts for people to label",
     )
-    _logs(export)
-    _output(export)
+    _export(export)
     export.add_argument("--per-model", default="200", metavar="N", help="verdicts per model, "
                         "spread over its conditions and verdict kinds (default: 200)")  # fmt: skip
-    export.add_argument("--seed", default="0", help="sampling seed (default: 0)")
     export.add_argument("--by-verdict", action="store_true", help="also stratify by the "
                         "grader's verdict class (rare verdicts get labels too)")  # fmt: skip
     read = steps.add_parser(

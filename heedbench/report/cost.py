@@ -36,39 +36,23 @@ class Usage:
     """The usage of runs whose log has no cost, to be priced with the table."""
 
 
-def _usage(raw: Mapping[str, Any]) -> ModelUsage:
-    return ModelUsage.model_validate(raw)
-
-
 def _minus(total: ModelUsage, part: ModelUsage) -> ModelUsage:
-    """`total` less `part` (never below zero); the cost only when both have one."""
-
-    def less(a: int | None, b: int | None) -> int | None:
-        return None if a is None else max(0, a - (b or 0))
-
-    cost = None
-    if total.total_cost is not None and part.total_cost is not None:
-        cost = max(0.0, total.total_cost - part.total_cost)
-    return ModelUsage(
-        input_tokens=max(0, total.input_tokens - part.input_tokens),
-        output_tokens=max(0, total.output_tokens - part.output_tokens),
-        total_tokens=max(0, total.total_tokens - part.total_tokens),
-        input_tokens_cache_write=less(
-            total.input_tokens_cache_write, part.input_tokens_cache_write
-        ),
-        input_tokens_cache_read=less(total.input_tokens_cache_read, part.input_tokens_cache_read),
-        reasoning_tokens=less(total.reasoning_tokens, part.reasoning_tokens),
-        total_cost=cost,
-    )
+    """`total` less `part`, field by field (never below zero); the cost only when both have one."""
+    less: dict[str, Any] = {}
+    for name in ModelUsage.model_fields:
+        mine, theirs = getattr(total, name), getattr(part, name)
+        unknown = mine is None or (name == "total_cost" and theirs is None)
+        less[name] = None if unknown else max(0, mine - (theirs or 0))
+    return ModelUsage(**less)
 
 
 def run_usage(run: Run) -> dict[tuple[str, str], ModelUsage]:
     """(model, role) -> usage of one run; role `evaluated` for the evaluated model."""
     out: dict[tuple[str, str], ModelUsage] = {}
-    own = _usage(run.model_usage.get(run.model, {}))
+    own = ModelUsage.model_validate(run.model_usage.get(run.model, {}))
     for role, raw in run.role_usage.items():
         model = run.model_roles.get(role, "unknown model")
-        usage = _usage(raw)
+        usage = ModelUsage.model_validate(raw)
         out[(model, role)] = usage
         if model == run.model:  # a role bound to the evaluated model is counted once
             own = _minus(own, usage)
@@ -91,10 +75,6 @@ def usage_by_model_role(runs: list[Run]) -> dict[tuple[str, str, str], Usage]:
             else:
                 total.unlogged.append(usage)
     return dict(totals)
-
-
-def _price_text(price: ModelCost) -> str:
-    return f"{price.input:g} / {price.output:g}"
 
 
 def cost_section(loaded: Loaded, prices: Mapping[str, ModelCost]) -> Section:
@@ -132,7 +112,7 @@ def cost_section(loaded: Loaded, prices: Mapping[str, ModelCost]) -> Section:
         if usage.logged_runs:
             how.append("from the log")
         if usage.unlogged and price is not None:
-            how.append(_price_text(price))
+            how.append(f"{price.input:g} / {price.output:g}")
             cost += sum(compute_model_cost(price, one) for one in usage.unlogged)
         cost_text = f"{cost:.4f}"
         if usage.unlogged and price is None:

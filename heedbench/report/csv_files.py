@@ -5,6 +5,7 @@ tolerated on the way back in (spreadsheets add one), missing cells written empty
 """
 
 import csv
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,3 +44,24 @@ def read_rows(path: Path, error: type[Exception]) -> tuple[set[str], list[dict[s
             return set(reader.fieldnames or ()), list(reader)
     except OSError as problem:
         raise error(f"cannot read {path}: {problem}") from problem
+
+
+def parse_cell(text: str, yes_no: bool, where: str, error: type[Exception]) -> float | None:
+    """A filled cell: yes = 1 / no = 0, or a whole number 1–5; None when blank.
+
+    Anything else raises `error` naming `where` (file, row and column).
+    """
+    value = text.strip().lower()
+    if not value:
+        return None
+    if yes_no:
+        if value in YES or value in NO:
+            return float(value in YES)
+        raise error(f"{where}: expected yes or no, got {text!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not number.is_integer() or not 1 <= number <= 5:
+        raise error(f"{where}: expected a whole number 1-5, got {text!r}")
+    return number

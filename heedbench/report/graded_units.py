@@ -152,9 +152,22 @@ def _settings(run: Run) -> dict[str, str]:
 
 
 def _graded(
-    kind: Kind, run: Run, model: str, row: Mapping[str, Any], cluster: str, *, units: list[Unit]
+    kind: Kind,
+    run: Run,
+    model: str,
+    row: Mapping[str, Any],
+    cluster: str,
+    *,
+    units: Sequence[tuple[str, float, float, Mapping[str, str]]],
+    with_text: bool,
 ) -> GradedSample:
+    """A graded sample from its units as (id suffix, verdict, weight, what to show)."""
     condition = str(row["metadata"].get("condition") or row["score"]["metadata"].get("condition"))
+    prefix = f"{kind}:{run.eval_id}:{row['id']}@{row['epoch']}"
+    found = [
+        Unit(prefix + suffix, verdict, weight, dict(shown) if with_text else {})
+        for suffix, verdict, weight, shown in units
+    ]
     return GradedSample(
         kind=kind,
         eval_id=run.eval_id,
@@ -165,12 +178,8 @@ def _graded(
         condition=condition,
         cluster=cluster,
         grader=run.model_roles.get("grader", "—"),
-        units=tuple(sorted(units, key=lambda unit: unit.unit)),
+        units=tuple(sorted(found, key=lambda unit: unit.unit)),
     )
-
-
-def _prefix(kind: Kind, run: Run, row: Mapping[str, Any]) -> str:
-    return f"{kind}:{run.eval_id}:{row['id']}@{row['epoch']}"
 
 
 # -- carryon: score metadata `turns` (per exchange: fulfilled ids, harm, user, response) --------
@@ -200,48 +209,36 @@ def _carryon(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> l
     found: list[GradedSample] = []
     last = turns[-1]
     checklist = row["metadata"].get("checklist") or []
+
+    def shown(index: int, judge: str) -> dict[str, str]:
+        turn = turns[index]
+        context = conversation_text(turns[:index]) if with_text else ""
+        response = str(turn.get("response", ""))
+        return {
+            "context": context,
+            "message": str(turn.get("user", "")),
+            "response": response,
+            "judge": judge,
+        }
+
     if last.get("fulfilled") is not None and checklist:
         fulfilled = set(last["fulfilled"])
-        before = conversation_text(turns[:-1]) if with_text else ""
         items = [
-            Unit(
-                unit=f"{_prefix('item', run, row)}:e{last['exchange']}:{item['id']}",
-                verdict=float(item["id"] in fulfilled),
-                weight=1 / len(checklist),
-                shown=(
-                    {
-                        "context": before,
-                        "message": str(last.get("user", "")),
-                        "response": str(last.get("response", "")),
-                        "judge": f"Checklist item ({item.get('category', '')}): {item['question']}",
-                    }
-                    if with_text
-                    else {}
-                ),
+            (
+                f":e{last['exchange']}:{item['id']}",
+                float(item["id"] in fulfilled),
+                1 / len(checklist),
+                shown(-1, f"Checklist item ({item.get('category', '')}): {item['question']}"),
             )
             for item in checklist
         ]
-        found.append(_graded("item", run, model, row, cluster, units=items))
+        found.append(_graded("item", run, model, row, cluster, units=items, with_text=with_text))
     if all(turn.get("harm") is not None for turn in turns):
         harms = [
-            Unit(
-                unit=f"{_prefix('harm', run, row)}:e{turn['exchange']}",
-                verdict=float(turn["harm"]),
-                weight=1 / len(turns),
-                shown=(
-                    {
-                        "context": conversation_text(turns[:index]),
-                        "message": str(turn.get("user", "")),
-                        "response": str(turn.get("response", "")),
-                        "judge": HARM_ANCHORS,
-                    }
-                    if with_text
-                    else {}
-                ),
-            )
-            for index, turn in enumerate(turns)
+            (f":e{turn['exchange']}", float(turn["harm"]), 1 / len(turns), shown(i, HARM_ANCHORS))
+            for i, turn in enumerate(turns)
         ]
-        found.append(_graded("harm", run, model, row, cluster, units=harms))
+        found.append(_graded("harm", run, model, row, cluster, units=harms, with_text=with_text))
     return found
 
 
@@ -289,14 +286,6 @@ def _criterion_text(record: Any, name: str) -> str:
     )
 
 
-def _problem_text(record: Any) -> str:
-    return (
-        "(the problem could not be loaded from the data)"
-        if record is None
-        else (record.problem.task_text())
-    )
-
-
 def _criterion_verdicts(
     metadata: Mapping[str, Any],
 ) -> tuple[dict[str, float | None], dict[str, float]]:
@@ -318,52 +307,41 @@ def _criterion_verdicts(
 
 
 def _prefdisco(run: Run, model: str, row: Mapping[str, Any], with_text: bool) -> list[GradedSample]:
-    score = row["score"]
-    metadata: Mapping[str, Any] = score.get("metadata") or {}
+    metadata: Mapping[str, Any] = row["score"].get("metadata") or {}
     cluster = f"{row['metadata'].get('source', '')}/{row['metadata'].get('problem_id', row['id'])}"
-    response = str(score.get("answer") or "")
     record = _record(row["metadata"]) if with_text else None
-    problem = _problem_text(record) if with_text else ""
+    context = {
+        "context": "(the problem could not be loaded from the data)"
+        if record is None
+        else record.problem.task_text(),
+        "response": str(row["score"].get("answer") or ""),
+    }
     found: list[GradedSample] = []
     scores, weights = _criterion_verdicts(metadata)
     total = sum(weights.values())
     judged = {name: float(value) for name, value in scores.items() if value is not None}
     if scores and set(judged) == set(weights) and total > 0:
         criteria = [
-            Unit(
-                unit=f"{_prefix('criterion', run, row)}:{name}",
-                verdict=judged[name],
-                weight=weights[name] / total,
-                shown=(
-                    {
-                        "context": problem,
-                        "response": response,
-                        "judge": _criterion_text(record, name),
-                    }
-                    if with_text
-                    else {}
-                ),
+            (
+                f":{name}",
+                judged[name],
+                weights[name] / total,
+                {**context, "judge": _criterion_text(record, name) if with_text else ""},
             )
             for name in judged
         ]
-        found.append(_graded("criterion", run, model, row, cluster, units=criteria))
+        found.append(
+            _graded("criterion", run, model, row, cluster, units=criteria, with_text=with_text)
+        )
     correctness: Mapping[str, Any] = metadata.get("correctness") or {}
     graded = str(correctness.get("method", "")).startswith("grader")
     if graded and correctness.get("value") is not None:
-        verdict = Unit(
-            unit=_prefix("correctness", run, row),
-            verdict=float(correctness["value"]),
-            weight=1.0,
-            shown=(
-                {
-                    "context": problem,
-                    "response": response,
-                    "judge": f"Gold answer: {correctness.get('gold', '?')}. Does the "
-                    "response's final answer match it?",
-                }
-                if with_text
-                else {}
-            ),
+        judge = (
+            f"Gold answer: {correctness.get('gold', '?')}. Does the response's final "
+            "answer match it?"
         )
-        found.append(_graded("correctness", run, model, row, cluster, units=[verdict]))
+        verdict = [("", float(correctness["value"]), 1.0, {**context, "judge": judge})]
+        found.append(
+            _graded("correctness", run, model, row, cluster, units=verdict, with_text=with_text)
+        )
     return found

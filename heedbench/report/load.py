@@ -401,36 +401,25 @@ def _count_once(
     return used, superseded, coverage
 
 
-def _first_value(sample: EvalSample | EvalSampleSummary) -> Any:
-    """The value of a sample's first score (None when it has none)."""
-    first = next(iter((sample.scores or {}).values()), None)
-    return None if first is None else first.value
-
-
 def _error(sample: EvalSample | EvalSampleSummary) -> str:
     """The sample's error message ('' when it ran to the end)."""
     error = sample.error
-    if error is None:
-        return ""
-    return error if isinstance(error, str) else error.message
+    return "" if error is None else error if isinstance(error, str) else error.message
 
 
-def _state(error: str, value: Any) -> SampleState:
+def _state(sample: EvalSampleSummary) -> SampleState:
     """Errored, unscored (no score, or `Score.unscored`'s NaN) or scored (even partly)."""
-    if error:
+    if _error(sample):
         return "errored"
+    first = next(iter((sample.scores or {}).values()), None)
+    value = None if first is None else first.value
     numbers = list(value.values()) if isinstance(value, dict) else [value]
-    if all(_number(number) != _number(number) for number in numbers):  # all NaN / missing
-        return "unscored"
-    return "scored"
+    return "unscored" if all(math.isnan(_number(number)) for number in numbers) else "scored"
 
 
 def _sample_states(run: Run) -> dict[SampleKey, SampleState]:
     """(sample id, epoch) → scored / unscored / errored, from the log's sample summaries."""
-    return {
-        (str(summary.id), summary.epoch): _state(_error(summary), _first_value(summary))
-        for summary in run.summaries
-    }
+    return {(str(summary.id), summary.epoch): _state(summary) for summary in run.summaries}
 
 
 def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
@@ -441,16 +430,12 @@ def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
         "run_args": run.key[2],
         "id": str(sample.id),
         "epoch": int(sample.epoch),
+        **{f"m_{key}": value for key, value in (sample.metadata or {}).items()},
     }
-    for key, value in (sample.metadata or {}).items():
-        record[f"m_{key}"] = value
     first = next(iter((sample.scores or {}).values()), None)
     if first is not None:
-        if isinstance(first.value, dict):
-            for key, number in first.value.items():
-                record[f"v_{key}"] = _number(number)
-        else:
-            record["v_value"] = _number(first.value)
+        values = first.value if isinstance(first.value, dict) else {"value": first.value}
+        record.update({f"v_{key}": _number(number) for key, number in values.items()})
         if isinstance(sample, EvalSample):
             record["score_metadata"] = first.metadata or {}
             record["score_answer"] = first.answer
@@ -459,15 +444,6 @@ def _record(run: Run, sample: EvalSample | EvalSampleSummary) -> dict[str, Any]:
 
 def _rows(runs: Sequence[Run], full: bool) -> pd.DataFrame:
     """The rows of `Loaded.samples`: the counted samples' summaries, or their full samples."""
-    counted = {
-        run.eval_id: {
-            (str(summary.id), summary.epoch)
-            for summary in run.summaries
-            if not _error(summary)
-            and (run.counts is None or (str(summary.id), summary.epoch) in run.counts)
-        }
-        for run in runs
-    }
     if full:
         read = read_full_samples([run.header for run in runs if run.header is not None])
         held: Sequence[tuple[Run, EvalSample | EvalSampleSummary]] = [
@@ -479,7 +455,8 @@ def _rows(runs: Sequence[Run], full: bool) -> pd.DataFrame:
         [
             _record(run, sample)
             for run, sample in held
-            if (str(sample.id), sample.epoch) in counted[run.eval_id]
+            if not _error(sample)
+            and (run.counts is None or (str(sample.id), sample.epoch) in run.counts)
         ]
     )
 

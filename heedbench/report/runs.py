@@ -73,17 +73,23 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
         table.rows.append(
             _row(run, f"used{counted}{whole}{smoke}" + (f" (roles: {roles})" if roles else ""))
         )
-    for run in loaded.superseded:
-        table.rows.append(_row(run, "no: newer logs of the same run hold all its samples"))
+    not_used: list[tuple[Run, str, str | None]] = [
+        (run, "no: newer logs of the same run hold all its samples", None)
+        for run in loaded.superseded
+    ]
     for run in loaded.failed:
-        reason = f"no: run {run.status}" + (f" ({run.error.splitlines()[0]})" if run.error else "")
-        table.rows.append(_row(run, reason))
-    for run, why in loaded.left_out:
-        table.rows.append(_row(run, f"no, left out: {why}"))
-    for run in loaded.foreign:
-        table.rows.append(_row(run, "no: not a heedbench task"))
-    for log, error in loaded.unreadable:
-        table.rows.append(["?", "?", "?", "?", f"no: unreadable ({error})", log])
+        error = f" ({run.error.splitlines()[0]})" if run.error else ""
+        line = f"excluded: {run.task} {run.model} — run {run.status}"
+        not_used.append((run, f"no: run {run.status}{error}", line))
+    not_used += [
+        (run, f"no, left out: {why}", f"left out: {run.task} {run.model} — {why}")
+        for run, why in loaded.left_out
+    ]
+    not_used += [
+        (run, "no: not a heedbench task", f"skipped (not heedbench): {run.task}")
+        for run in loaded.foreign
+    ]
+    table.rows += [_row(run, why) for run, why, _ in not_used]
     policy = (
         "all successful logs of a task × model × parameters are pooled, samples and all"
         if all_runs
@@ -114,18 +120,9 @@ def runs_section(loaded: Loaded, all_runs: bool) -> Section:
         )
         if coverage.missing_ids:
             section.summary.append(f"    missing: {_missing(coverage)}")
-    for run in loaded.failed:
-        section.summary.append(
-            f"  excluded: {run.task} {run.model} — run {run.status} ({run.log.rsplit('/', 1)[-1]})"
-        )
-    for run, why in loaded.left_out:
-        section.summary.append(
-            f"  left out: {run.task} {run.model} — {why} ({run.log.rsplit('/', 1)[-1]})"
-        )
-    for run in loaded.foreign:
-        section.summary.append(
-            f"  skipped (not heedbench): {run.task} ({run.log.rsplit('/', 1)[-1]})"
-        )
+    section.summary += [
+        f"  {line} ({run.log.rsplit('/', 1)[-1]})" for run, _, line in not_used if line
+    ]
     for log, _ in loaded.unreadable:
         section.summary.append(f"  skipped (unreadable): {log}")
     return section

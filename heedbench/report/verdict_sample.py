@@ -1,37 +1,30 @@
 """A probability sample of the grader's verdicts for people to label, and the labels read back.
 
-The sample: per model (a model under one setting), `per_model` graded samples spread as
-evenly as they allow over its condition × kind strata (`item`, `harm`, `criterion`,
-`correctness`; see `heedbench.report.graded_units`), drawn at random within each stratum with
-a seeded generator of its own. Optionally (`by_verdict`) each stratum is split further by the
-grader's verdict class and the classes share the stratum's draws evenly, so rare verdicts
-(harmful, unfulfilled) are labelled too; every sample's inclusion probability is recorded and
-the estimates weight by it.
+Per model, `per_model` graded samples spread as evenly as they allow over its condition × kind
+strata (optionally × verdict class, `by_verdict`, so rare verdicts get labels too), drawn with
+a seeded generator; every inclusion probability is recorded for the estimator. From each
+sample one unit is labelled, drawn with probability equal to its share of the sample's
+headline value (`drawn_unit`), for every sample, labelled or not: so a labelled unit is an
+unbiased stand-in for its sample and the estimator sees one record per sample.
 
-From each graded sample one unit is labelled: the unit drawn, with probability equal to its
-share of the sample's headline value, by a hash of the seed and the sample (`drawn_unit`). The
-draw is made for every sample, labelled or not, so a labelled unit is an unbiased stand-in for
-its sample's headline value and the estimator sees one record per sample.
-
-Files: the export writes the annotators' CSV (no verdict, no grader evidence, no stratum) and
-beside it `<name>.design.json` (the draw: seed, strata with their sizes, units with their
-inclusion probabilities — no verdicts, but strata by verdict class can reveal them, so it is
-not for annotators). The import checks a filled CSV against the design and the logs and
-writes `heedbench-labels/<name>.json` beside the logs: the design plus the labels, which
-`heedbench report` finds by itself. `export_verdicts` and `import_verdicts` are the two
-`heedbench annotate` steps around the labelling (docs/calibration.md).
+Files (docs/calibration.md): the annotators' CSV (no verdict, grader evidence or stratum), its
+`<name>.design.json` (the draw; strata by verdict class can reveal verdicts, so not for
+annotators), and `heedbench-labels/<name>.json` beside the logs (design plus labels), which
+`heedbench report` finds by itself.
 """
 
 import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from heedbench.report.csv_files import NO, YES, inert, read_rows, write_rows
+from pydantic import BaseModel, ValidationError
+
+from heedbench.report.csv_files import inert, parse_cell, read_rows, write_rows
 from heedbench.report.graded_units import KINDS, GradedSample, Kind, Unit, graded_samples
 from heedbench.report.load import load_runs
 from heedbench.seeding import sample_seed
@@ -161,16 +154,11 @@ class Design:
 
     def to_json(self) -> dict[str, Any]:
         """The design as JSON data."""
+        data = {"format": DESIGN_FORMAT, "version": VERSION, **asdict(self)}
         return {
-            "format": DESIGN_FORMAT,
-            "version": VERSION,
-            "seed": self.seed,
-            "per_model": self.per_model,
-            "by_verdict": self.by_verdict,
-            "created": self.created,
-            "logs": self.logs,
-            "strata": [asdict(s) for s in self.strata.values()],
-            "units": [asdict(u) for u in self.units.values()],
+            **data,
+            "strata": list(data["strata"].values()),
+            "units": list(data["units"].values()),
         }
 
     @classmethod
@@ -178,20 +166,39 @@ class Design:
         """Read a design back; LabelError naming `where` if it is not one."""
         if data.get("format") != DESIGN_FORMAT or data.get("version") != VERSION:
             raise LabelError(f"{where}: not a heedbench verdict-sample design (version {VERSION})")
-        try:
-            strata = {s["id"]: Stratum(**s) for s in data["strata"]}
-            units = {u["unit"]: DrawnUnit(**u) for u in data["units"]}
-            return cls(
-                seed=int(data["seed"]),
-                per_model=int(data["per_model"]),
-                by_verdict=bool(data["by_verdict"]),
-                logs=list(data["logs"]),
-                strata=strata,
-                units=units,
-                created=str(data.get("created", "")),
-            )
-        except (KeyError, TypeError) as error:
-            raise LabelError(f"{where}: the design is damaged ({error})") from error
+        read = _validated(_DesignFile, data, f"{where}: the design is damaged")
+        strata = {stratum.id: stratum for stratum in read.strata}
+        units = {unit.unit: unit for unit in read.units}
+        return cls(**{**read.model_dump(), "strata": strata, "units": units})
+
+
+class _DesignFile(BaseModel):
+    seed: int
+    per_model: int
+    by_verdict: bool
+    logs: list[str]
+    strata: list[Stratum]
+    units: list[DrawnUnit]
+    created: str = ""
+
+
+class _LabelFile(BaseModel):
+    design: dict[str, Any]
+    labels: dict[str, float | None]
+    source: str = ""
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _validated(model: type[M], data: Any, where: str) -> M:
+    """`data` read through `model`; LabelError naming `where` and the first bad field."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field_name = ".".join(str(part) for part in first["loc"]) or "the file"
+        raise LabelError(f"{where} ({field_name}: {first['msg']})") from error
 
 
 def draw(
@@ -239,11 +246,9 @@ def _allocation(
     total: int, strata: Mapping[str, Sequence[GradedSample]], by_verdict: bool
 ) -> dict[str, int]:
     """Draws per stratum: even over condition × kind, then (by verdict) even over classes."""
-    if not by_verdict:
-        return allocate(total, {name: len(members) for name, members in strata.items()})
-    groups: dict[str, dict[str, int]] = {}
+    groups: dict[str, dict[str, int]] = {}  # without by_verdict each stratum is its own group
     for name, members in strata.items():
-        groups.setdefault(name.rsplit(" | ", 1)[0], {})[name] = len(members)
+        groups.setdefault(name.rsplit(" | ", 1)[0] if by_verdict else name, {})[name] = len(members)
     outer = allocate(total, {group: sum(sizes.values()) for group, sizes in groups.items()})
     counts: dict[str, int] = {}
     for group, sizes in groups.items():
@@ -282,12 +287,15 @@ def design_path(csv_path: Path) -> Path:
     return csv_path.with_name(csv_path.stem + ".design.json")
 
 
-def write_export(out: Path, design: Design, chosen: Sequence[tuple[GradedSample, Unit]]) -> Path:
-    """Write the CSV and its design; return the design's path."""
-    write_rows(out, COLUMNS, annotation_rows(chosen, design.seed))
-    path = design_path(out)
-    path.write_text(json.dumps(design.to_json(), indent=1) + "\n", encoding="utf-8")
-    return path
+def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, json.JSONDecodeError) as error:
+        raise LabelError(f"cannot read {path}: {error}") from error
 
 
 # -- reading a filled file back ---------------------------------------------------------------
@@ -295,56 +303,34 @@ def write_export(out: Path, design: Design, chosen: Sequence[tuple[GradedSample,
 
 def parse_label(kind: str, text: str, where: str) -> float | None:
     """A label cell as a number (yes = 1, no = 0, or 1–5); None when blank."""
-    value = text.strip().lower()
-    if not value:
-        return None
-    if kind in ("item", "correctness"):
-        if value in YES or value in NO:
-            return float(value in YES)
-        raise LabelError(f"{where}: expected yes or no, got {text!r}")
-    try:
-        number = float(value)
-    except ValueError:
-        number = float("nan")
-    if not number.is_integer() or not 1 <= number <= 5:
-        raise LabelError(f"{where}: expected a whole number 1-5, got {text!r}")
-    return number
+    return parse_cell(text, kind in ("item", "correctness"), where, LabelError)
 
 
-@dataclass
-class Filled:
-    """A filled annotation file: unit → label (None where blank) and the annotator's notes."""
-
-    path: Path
-    labels: dict[str, float | None]
-    notes: dict[str, str] = field(default_factory=dict)
-
-
-def read_filled(path: Path, design: Design) -> Filled:
-    """Read a filled CSV and check it holds exactly the design's units, labels readable."""
+def read_filled(path: Path, design: Design) -> tuple[dict[str, float | None], dict[str, str]]:
+    """A filled CSV's labels (None where blank) and notes, checked against the design."""
     columns, rows = read_rows(path, LabelError)
     if not {"unit", "kind", "label"} <= columns:
         raise LabelError(f"{path}: not a verdict annotation file (needs unit, kind, label)")
-    filled = Filled(path, {})
+    labels: dict[str, float | None] = {}
+    notes: dict[str, str] = {}
     for number, row in enumerate(rows, start=2):
         unit = (row.get("unit") or "").strip()
         where = f"{path}, row {number}, unit {unit}"
         if not unit:
             raise LabelError(f"{path}, row {number}: the unit column is empty")
-        if unit in filled.labels:
+        if unit in labels:
             raise LabelError(f"{where}: the unit appears twice")
         if unit not in design.units:
             raise LabelError(f"{where}: not a unit of the exported sample")
-        kind = unit.split(":", 1)[0]
-        filled.labels[unit] = parse_label(kind, row.get("label") or "", f"{where}, label")
+        labels[unit] = parse_label(unit.split(":", 1)[0], row.get("label") or "", f"{where}, label")
         if (row.get("note") or "").strip():
-            filled.notes[unit] = row["note"].strip()
-    missing = [unit for unit in design.units if unit not in filled.labels]
+            notes[unit] = row["note"].strip()
+    missing = [unit for unit in design.units if unit not in labels]
     if missing:
         raise LabelError(
             f"{path}: {len(missing)} unit(s) of the exported sample are missing, first {missing[0]}"
         )
-    return filled
+    return labels, notes
 
 
 def check_against_logs(design: Design, samples: Sequence[GradedSample], where: str) -> None:
@@ -395,37 +381,19 @@ class LabelSet:
         return [unit for unit, label in self.labels.items() if label is None]
 
 
-def store(filled: Filled, design: Design, into: Path) -> Path:
-    """Write the label sidecar into `into/heedbench-labels/`; return its path."""
-    folder = into / LABELS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{filled.path.stem}.json"
-    data = {
-        "format": LABELS_FORMAT,
-        "version": VERSION,
-        "source": filled.path.name,
-        "imported": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "design": design.to_json(),
-        "labels": filled.labels,
-        "notes": filled.notes,
-    }
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    return path
-
-
 def read_label_set(path: Path) -> LabelSet:
     """Read a stored label sidecar."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise LabelError(f"cannot read {path}: {error}") from error
-    if data.get("format") != LABELS_FORMAT or data.get("version") != VERSION:
+    data = _read_json(path)
+    if not isinstance(data, dict) or (data.get("format"), data.get("version")) != (
+        LABELS_FORMAT,
+        VERSION,
+    ):
         raise LabelError(f"{path}: not a heedbench verdict-label file (version {VERSION})")
-    design = Design.from_json(data.get("design") or {}, str(path))
-    labels = {str(k): (None if v is None else float(v)) for k, v in data["labels"].items()}
-    if set(labels) != set(design.units):
+    read = _validated(_LabelFile, data, f"{path}: the label file is damaged")
+    design = Design.from_json(read.design, str(path))
+    if set(read.labels) != set(design.units):
         raise LabelError(f"{path}: its labels do not match its design's units")
-    return LabelSet(path, design, labels, str(data.get("source", "")))
+    return LabelSet(path, design, read.labels, read.source)
 
 
 def find_label_files(paths: Iterable[str]) -> list[Path]:
@@ -457,7 +425,9 @@ def export_verdicts(
     """Draw and write the sample; a one-paragraph account of what was written."""
     samples = _samples(logs, with_text=True)
     design, chosen = draw(samples, per_model, seed, by_verdict, logs=[str(p) for p in logs])
-    written = write_export(out, design, chosen)
+    write_rows(out, COLUMNS, annotation_rows(chosen, design.seed))
+    written = design_path(out)
+    _write_json(written, design.to_json())
     per_kind = Counter(sample.kind for sample, _ in chosen)
     kinds = ", ".join(f"{count} {kind}" for kind, count in sorted(per_kind.items()))
     return (
@@ -478,21 +448,32 @@ def import_verdicts(
     if not where.exists():
         raise LabelError(f"no design file {where}: pass the one written by export-verdicts "
                          "with --design")  # fmt: skip
-    try:
-        data = json.loads(where.read_text(encoding="utf-8-sig"))
-    except (OSError, json.JSONDecodeError) as error:
-        raise LabelError(f"cannot read {where}: {error}") from error
-    the_design = Design.from_json(data, str(where))
-    labels = read_filled(filled, the_design)
-    blank = [unit for unit, label in labels.labels.items() if label is None]
+    the_design = Design.from_json(_read_json(where), str(where))
+    labels, notes = read_filled(filled, the_design)
+    blank = [unit for unit, label in labels.items() if label is None]
     if blank and not allow_blank:
         raise LabelError(
-            f"{filled}: {len(blank)} of {len(labels.labels)} units have no label, first "
+            f"{filled}: {len(blank)} of {len(labels)} units have no label, first "
             f"{blank[0]}; label them (an unlabelled unit breaks the random sample), or pass "
             "--allow-blank and the report will say the labels are incomplete"
         )
     check_against_logs(the_design, _samples(logs, with_text=False), str(filled))
     first = Path(logs[0])
-    path = store(labels, the_design, into or (first if first.is_dir() else first.parent))
-    done = len(labels.labels) - len(blank)
-    return f"{done} labels ({len(blank)} blank) of {len(labels.labels)} units stored in {path}"
+    folder = (into or (first if first.is_dir() else first.parent)) / LABELS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{filled.stem}.json"
+    imported = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    _write_json(
+        path,
+        {
+            "format": LABELS_FORMAT,
+            "version": VERSION,
+            "source": filled.name,
+            "imported": imported,
+            "design": the_design.to_json(),
+            "labels": labels,
+            "notes": notes,
+        },
+    )
+    done = len(labels) - len(blank)
+    return f"{done} labels ({len(blank)} blank) of {len(labels)} units stored in {path}"

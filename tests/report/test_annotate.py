@@ -195,7 +195,9 @@ def test_bad_cells_and_foreign_files_are_refused(
     write_csv(out, [rows[0] | {"naturalness": "6"}, rows[1]])
     capsys.readouterr()
     assert main(["annotate", "import", str(out)]) == 1
-    assert "item t0001, naturalness: expected 1-5, got '6'" in capsys.readouterr().err
+    assert (
+        "item t0001, naturalness: expected a whole number 1-5, got '6'" in capsys.readouterr().err
+    )
     write_csv(out, [rows[0] | {"fidelity": "maybe"}, rows[1]])
     assert main(["annotate", "import", str(out)]) == 1
     assert "expected yes or no, got 'maybe'" in capsys.readouterr().err
