@@ -1,10 +1,9 @@
 """Agreement statistics under unit weights, for the data and every bootstrap replicate at once.
 
 Each function takes a weight array (rows × units, see `bootstrap.py`) and per-unit arrays, and
-returns one value per row. With a single row of ones they are the plain statistics of
-`stats.py` (the tests hold them to the same hand-worked numbers). NaN marks a row where the
-statistic is undefined (no units; no unit of the class a recall is about; chance agreement
-already perfect for a kappa).
+returns one value per row; a single row of ones gives the plain statistic (the tests hold them
+to hand-worked numbers). NaN marks a row where the statistic is undefined (no units; no unit
+of the class a recall is about; chance agreement already perfect for a kappa).
 
 Kappa, nominal or quadratic-weighted, is computed as 1 - observed / expected disagreement
 from each row's weighted confusion matrix; with nominal weights (0 on the diagonal, 1 off it)
@@ -18,8 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[np.float64]
-
-
 Values = Sequence[float] | npt.NDArray[Any]
 """Per-unit numbers or 0/1 flags (booleans are read as 0/1)."""
 Labels = npt.NDArray[Any]
@@ -91,14 +88,9 @@ def kappa(
     *,
     quadratic: bool = False,
 ) -> Array:
-    """Cohen's kappa (nominal) or quadratic-weighted kappa of verdicts against gold labels.
+    """Cohen's kappa (nominal, 0/1 disagreement) or quadratic-weighted kappa ((i - j)² / (k - 1)²).
 
-    Args:
-        weights: rows × units.
-        gold: gold label per unit, each one of `categories`.
-        pred: verdict per unit, each one of `categories`.
-        categories: the labels in order (0, 1 for yes/no; 1..5 for ratings).
-        quadratic: quadratic disagreement weights (i - j)² / (k - 1)², else 0/1.
+    `categories` are the labels in order (0, 1 for yes/no; 1..5 for ratings).
     """
     index = {category: i for i, category in enumerate(categories)}
     k = len(categories)
