@@ -37,6 +37,7 @@ from heedbench.scorers.judge import (
     reply_instruction,
 )
 from heedbench.scorers.judge.call import boolean, rating, table, text, verdict_schema
+from heedbench.scorers.judge.prompts import fill
 
 BenUtilMode = Literal["per_item", "batched"]
 HarmRubric = Literal["policy", "v2"]
@@ -85,13 +86,8 @@ def batched_schema(items: int) -> Any:
 
 def item_prompt(question: str, response: str, channel: VerdictChannel = DEFAULT_CHANNEL) -> str:
     """The per-item Ben-Util prompt: does `response` provide what checklist item `question` asks?"""
-    fence = Fence.over(response)
-    return PER_ITEM.format(
-        reply=reply_instruction(channel, ITEM_EXAMPLE, ITEM_SCHEMA),
-        question=question,
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-    )
+    block = (RESPONSE_LABEL, response)
+    return fill(PER_ITEM, channel, ITEM_EXAMPLE, ITEM_SCHEMA, block, question=question)
 
 
 async def judge_checklist(
@@ -105,8 +101,7 @@ async def judge_checklist(
 ) -> RubricJudgement[bool]:
     """Which checklist items `response` fulfils, by the grader: item id → fulfilled.
 
-    `config` adds generation settings to each call (the judge check passes the benchmark's
-    grader settings to the model under test); the scorer's grader carries its own.
+    `config` adds generation settings to each call (the judge check's model under test).
     """
     if mode == "per_item":
         return await judge_each(
@@ -118,21 +113,18 @@ async def judge_checklist(
             note_key="evidence",
             config=config,
         )
-    fence = Fence.over(response)
+    schema = batched_schema(len(checklist))
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
-    prompt = BATCHED.format(
-        reply=reply_instruction(channel, BATCHED_EXAMPLE, batched_schema(len(checklist))),
-        items=listing,
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-    )
+    block = (RESPONSE_LABEL, response)
+    prompt = fill(BATCHED, channel, BATCHED_EXAMPLE, schema, block, items=listing)
+    ids = [item.id for item in checklist]
     return await judge_table(
         grader,
         prompt,
-        [item.id for item in checklist],
+        ids,
         "fulfilled",
         bool,
-        schema=batched_schema(len(checklist)),
+        schema=schema,
         channel=channel,
         note_key="evidence",
         config=config,

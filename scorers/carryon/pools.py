@@ -1,4 +1,4 @@
-"""Pooling conversations' values by group, and means with query-clustered standard errors.
+"""Means with query-clustered standard errors.
 
 The conversations of one query are not independent: they share the query, its checklist and
 the model's first reading of it. So a standard error treats each query (the cluster) as the
@@ -8,21 +8,8 @@ sample standard deviation / √n.
 """
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-
-
-def group_pools(
-    rows: Iterable[tuple[str, Mapping[str, float]]], keys: Sequence[str]
-) -> dict[tuple[str, str], list[float]]:
-    """The (group, key) -> values of (group, score values) rows, NaN (unscored) left out."""
-    pools: dict[tuple[str, str], list[float]] = {}
-    for group, values in rows:
-        for key in keys:
-            number = values.get(key)
-            if number is not None and not math.isnan(number):
-                pools.setdefault((group, key), []).append(float(number))
-    return pools
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ Means are exact fractions, so ties are exact and ties left are indifference. Pur
 over weak orders (`list[list[str]]`, most preferred first).
 """
 
+import itertools
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 
@@ -33,9 +34,10 @@ Pooled = tuple[Factors, Sequence[Sequence[str]]]
 """One pool context: its factors and its user order."""
 
 
-def mean_levels(
-    orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]
-) -> dict[str, Fraction]:
+Orders = Sequence[Sequence[Sequence[str]]]
+
+
+def mean_levels(orders: Orders, objects: Sequence[str]) -> dict[str, Fraction]:
     """Each object's mean level (set index, 0 = most preferred) over `orders`.
 
     Raises:
@@ -60,16 +62,13 @@ def order_by_key(key: Mapping[str, Hashable], objects: Sequence[str]) -> WeakOrd
     return [[obj for obj in objects if key[obj] == value] for value in values]
 
 
-def mean_level_order(
-    orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]
-) -> WeakOrder:
+def mean_level_order(orders: Orders, objects: Sequence[str]) -> WeakOrder:
     """The weak order by mean level over `orders` (ties are indifference)."""
     return order_by_key(mean_levels(orders, objects), objects)
 
 
-def global_order(orders: Sequence[Sequence[Sequence[str]]], objects: Sequence[str]) -> WeakOrder:
-    """The mean-level order over every context, the scored one included."""
-    return mean_level_order(orders, objects)
+global_order = mean_level_order
+"""The mean-level order over every context, the scored one included."""
 
 
 def leave_one_out_orders(
@@ -88,8 +87,9 @@ def leave_one_out_orders(
     }
 
 
-def _sharing(pool: Sequence[Pooled], target: Factors, factor: str) -> list[Sequence[Sequence[str]]]:
-    return [order for factors, order in pool if factors.get(factor) == target.get(factor)]
+def _sharing(pool: Sequence[Pooled], target: Factors, read: Sequence[str]) -> Orders:
+    """The orders of the pool contexts that share the target's value of every factor read."""
+    return [o for factors, o in pool if all(factors.get(f) == target.get(f) for f in read)]
 
 
 def factor_order(
@@ -101,13 +101,8 @@ def factor_order(
     pool's mean level; the whole pool when no context shares them (it then knows no more
     than the context-blind chooser).
     """
-    orders = [order for _, order in pool]
-    blind = mean_levels(orders, objects)
-    sharing = [
-        order
-        for factors, order in pool
-        if all(factors.get(factor) == target.get(factor) for factor in read)
-    ]
+    blind = mean_levels([order for _, order in pool], objects)
+    sharing = _sharing(pool, target, read)
     near = mean_levels(sharing, objects) if sharing else blind
     return order_by_key({obj: (near[obj], blind[obj]) for obj in objects}, objects)
 
@@ -124,7 +119,7 @@ def additive_order(
     blind = mean_levels([order for _, order in pool], objects)
     total = dict(blind)
     for factor in factors:
-        sharing = _sharing(pool, target, factor)
+        sharing = _sharing(pool, target, [factor])
         if sharing:
             near = mean_levels(sharing, objects)
             for obj in objects:
@@ -144,8 +139,5 @@ def cut_to_sizes(order: Sequence[Sequence[str]], sizes: Sequence[int]) -> WeakOr
     flat = [obj for level in order for obj in level]
     if any(size <= 0 for size in sizes) or sum(sizes) != len(flat):
         raise ValueError(f"set sizes {list(sizes)} do not partition {len(flat)} objects")
-    cut, start = [], 0
-    for size in sizes:
-        cut.append(flat[start : start + size])
-        start += size
-    return cut
+    ends = list(itertools.accumulate(sizes))
+    return [flat[end - size : end] for size, end in zip(sizes, ends, strict=True)]

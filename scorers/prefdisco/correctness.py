@@ -14,8 +14,9 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from heedbench.evals.prefdisco.sources import Problem, option_lines
-from heedbench.scorers.judge import DEFAULT_CHANNEL, Fence, VerdictChannel, judge, reply_instruction
+from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel, judge
 from heedbench.scorers.judge.call import boolean, rating, text, verdict_schema
+from heedbench.scorers.judge.prompts import fill
 from heedbench.scorers.prefdisco.answers import VerdictKind, compare, read_answer
 from heedbench.scorers.prefdisco.prompts import (
     CORRECTNESS,
@@ -93,17 +94,16 @@ def correctness_messages(
 ) -> list[ChatMessage]:
     """The grader's messages for one answer (a system message under `paper`)."""
     options = option_lines(problem.options)
-    fence = Fence.over(response)
     paper = prompt == "paper"
-    user = (PAPER_CORRECTNESS if paper else CORRECTNESS).format(
-        reply=reply_instruction(
-            channel, PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE, SCHEMAS[prompt]
-        ),
+    user = fill(
+        PAPER_CORRECTNESS if paper else CORRECTNESS,
+        channel,
+        PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE,
+        SCHEMAS[prompt],
+        ("the response to check", response),
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",
-        gold=problem.answer,
-        fence=fence.announcement,
-        response=fence.block("the response to check", response),
+        gold=str(problem.answer),
     )
     system = [ChatMessageSystem(content=PAPER_CORRECTNESS_SYSTEM)] if paper else []
     return [*system, ChatMessageUser(content=user)]
