@@ -27,7 +27,6 @@ class RubricJudgement(Generic[T]):
     calls: int
     notes: dict[str, str] = field(default_factory=dict)
     """The grader's evidence or justification per key (batched: one note for all, key "*")."""
-    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -69,7 +68,6 @@ async def judge_each(
         },
         calls=sum(result.attempts for result in results),
         notes={name: _note(result.verdict, note_key) for name, result in pairs if result.ok},
-        stop_reasons=[reason for result in results for reason in result.stop_reasons],
     )
 
 
@@ -100,12 +98,10 @@ async def judge_table(
             values=dict.fromkeys(keys, None),
             failures=dict.fromkeys(keys, reason),
             calls=result.attempts,
-            stop_reasons=result.stop_reasons,
         )
     return RubricJudgement(
         values=dict(result.value),
         failures={},
         calls=result.attempts,
         notes={"*": _note(result.verdict, note_key)} if note_key else {},
-        stop_reasons=result.stop_reasons,
     )
