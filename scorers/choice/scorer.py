@@ -1,5 +1,6 @@
 """The `choice` scorer: SPO, K(p) and diagnostics per context, as in the paper's tables."""
 
+import itertools
 import math
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -39,14 +40,12 @@ from heedbench.solvers.choice.solver import ChoiceRun
 NAN = math.nan
 WITH_STDERR = ("spo_context", "spo", "kendall", "kendall_context", "kendall_norm")
 """The alignment keys, reported with mean and stderr (NaN for an invalid context)."""
-MEAN_ONLY = (
-    "valid",
-    "indifference_sets",
-    "invalid_rate",
-    "order_consistency",
-    "queries",
-    "context_pairs",
-)
+MEAN_ONLY = ("valid", "indifference_sets", "invalid_rate", "order_consistency")
+COUNTS = ("queries", "context_pairs")
+KEY_METRICS = {key: [mean(), stderr()] for key in WITH_STDERR} | {
+    key: [mean()] for key in (*MEAN_ONLY, *COUNTS)
+}
+"""Each score key's metrics, in the order the log shows them."""
 
 
 @metric
@@ -111,7 +110,7 @@ def contrast_metric() -> Metric:
     metrics=[
         context_counts(),
         contrast_metric(),
-        {key: [mean(), stderr()] for key in WITH_STDERR} | {key: [mean()] for key in MEAN_ONLY},
+        KEY_METRICS,
     ],
 )
 def choice_alignment(p: float = 0.5, validity: str | None = None, **unknown: Any) -> Scorer:
@@ -262,11 +261,9 @@ def side_by_side(user: WeakOrder, chosen: WeakOrder | None) -> str:
     """The user order and the chosen order as a Markdown table, set by set, for the viewer."""
     if chosen is None:
         return "No chosen order: the design keeps its answers as given (Pairwise-Test)."
-    lines = ["| set | user order | chosen order |", "|---|---|---|"]
-    for index in range(max(len(user), len(chosen))):
-        cells = [", ".join(order[index]) if index < len(order) else "" for order in (user, chosen)]
-        lines.append(f"| {index + 1} | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines)
+    rows = itertools.zip_longest(user, chosen, fillvalue=[])
+    lines = [f"| {i} | {', '.join(u)} | {', '.join(c)} |" for i, (u, c) in enumerate(rows, 1)]
+    return "\n".join(["| set | user order | chosen order |", "|---|---|---|", *lines])
 
 
 def _describe(order: WeakOrder) -> str:
