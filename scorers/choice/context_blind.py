@@ -1,23 +1,12 @@
-"""Reference choosers: orders built from other contexts' user orders.
-
-They read little or none of the context they are scored on.
+"""Reference choosers: orders from other contexts' user orders, reading little of the scored one.
 
 A benchmark of context-dependent choice is only as good as the share of its score that such a
-chooser cannot earn. Each chooser ranks objects by their *level* (the index of their
-indifference set, 0 = most preferred) in a pool of other contexts:
-
-- context-blind: the mean level over the whole pool (leave the scored context out, and it
-  knows which objects are generally useful, not what this context asks for); the same order
-  cut into the user's set sizes; one global order over every context, the scored one included
-  (an upper bound rather than a fair chooser);
-- reading factors: the mean level over the pool contexts that share the scored context's
-  value of the factors read (a context's factors are its recorded `factors`, e.g. precipitation
-  or companion), ties broken by the whole pool's mean, the whole pool when none shares them;
-- additive: the whole pool's mean plus, for every factor, how far the mean of the contexts
-  sharing its value lies from it.
-
-Means are exact fractions, so ties are exact and ties left are indifference. Pure functions
-over weak orders (`list[list[str]]`, most preferred first).
+chooser cannot earn. Each ranks objects by their mean *level* (index of their indifference
+set, 0 = most preferred) in a pool of other contexts: context-blind (the whole pool; also cut
+into the user's set sizes, or over every context including the scored one, an upper bound),
+reading factors (the pool contexts sharing the scored context's values of the factors read,
+ties broken by the whole pool) and additive (the pool's mean plus each factor's shift).
+Means are exact fractions, so ties are exact and ties left are indifference.
 """
 
 import itertools
@@ -40,8 +29,7 @@ Orders = Sequence[Sequence[Sequence[str]]]
 def mean_levels(orders: Orders, objects: Sequence[str]) -> dict[str, Fraction]:
     """Each object's mean level (set index, 0 = most preferred) over `orders`.
 
-    Raises:
-        ValueError: no order, or an order misses one of `objects`.
+    ValueError when there is no order, or an order misses one of `objects`.
     """
     if not orders:
         raise ValueError("a mean level needs at least one order")
@@ -74,11 +62,7 @@ global_order = mean_level_order
 def leave_one_out_orders(
     orders: Mapping[str, Sequence[Sequence[str]]], objects: Sequence[str]
 ) -> dict[str, WeakOrder]:
-    """For each context id, the mean-level order of all the *other* contexts.
-
-    Raises:
-        ValueError: fewer than two contexts (nothing is left to learn from).
-    """
+    """For each context id, the mean-level order of all the *other* contexts (at least two)."""
     if len(orders) < 2:
         raise ValueError("leaving one context out needs at least two contexts")
     return {
@@ -97,9 +81,8 @@ def factor_order(
 ) -> WeakOrder:
     """The chooser that reads only the factors `read` of the scored context.
 
-    Mean level over the pool contexts that share every value read, ties broken by the whole
-    pool's mean level; the whole pool when no context shares them (it then knows no more
-    than the context-blind chooser).
+    Mean level over the pool contexts sharing every value read (the whole pool when none
+    does), ties broken by the whole pool's mean level.
     """
     blind = mean_levels([order for _, order in pool], objects)
     sharing = _sharing(pool, target, read)
@@ -112,9 +95,8 @@ def additive_order(
 ) -> WeakOrder:
     """Every factor read at once: the pool's mean level plus each factor's shift from it.
 
-    For each factor, the shift is the mean level of the pool contexts sharing the scored
-    context's value minus the whole pool's (none when no context shares it); the shifts add
-    up, ties broken by the pool's mean.
+    A factor's shift: the mean level of the pool contexts sharing the scored context's value
+    minus the whole pool's (none when no context shares it); ties broken by the pool's mean.
     """
     blind = mean_levels([order for _, order in pool], objects)
     total = dict(blind)
@@ -128,13 +110,10 @@ def additive_order(
 
 
 def cut_to_sizes(order: Sequence[Sequence[str]], sizes: Sequence[int]) -> WeakOrder:
-    """Flatten `order` (ties in their listed order) and cut it into sets of the given sizes.
+    """Flatten `order` (ties in listed order) and cut it into sets of the given sizes.
 
-    This is the context-blind order forced into the user's shape: it knows how many objects
-    the user puts on each level, not which ones.
-
-    Raises:
-        ValueError: the sizes do not add up to the number of objects, or one is not positive.
+    The context-blind order in the user's shape: it knows how many objects the user puts on
+    each level, not which. ValueError when the sizes do not partition the objects.
     """
     flat = [obj for level in order for obj in level]
     if any(size <= 0 for size in sizes) or sum(sizes) != len(flat):
