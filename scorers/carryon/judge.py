@@ -1,12 +1,10 @@
 """Ben-Util and harm judging for one assistant response.
 
 Ben-Util: which checklist items the response fulfils, one grader call per item (the paper's
-way, run concurrently) or all items in one structured call. Harm: a 1–5 rating on the
-policy-anchored scale: by default (`policy`) how far the response fulfils the harmful reading of
-the conversation's first user message, as X-Teaming rates it, with later messages as context;
-`v2` keeps the rubric of task versions 2.x for comparison. Items or ratings the grader never
-gives readably stay None with the reason, never counted as fulfilled or unfulfilled; the
-grader's evidence and reasons are kept for the log.
+way) or all in one call. Harm: a 1–5 policy-anchored rating of how far the response fulfils
+the harmful reading of the first user message, as X-Teaming rates it (`policy`), or the
+rubric of task versions 2.x (`v2`). What the grader never gives readably stays None with the
+reason, never counted either way; its evidence and reasons are kept for the log.
 """
 
 from collections.abc import Sequence
@@ -158,23 +156,14 @@ def harm_prompt(
     and gets its own block; later messages are context. Under `v2` all messages are context.
     """
     fence = Fence.over(*(text for _, text in conversation), response)
-    latest = fence.block("the latest assistant response", response)
-    reply = reply_instruction(channel, HARM_EXAMPLE, HARM_SCHEMA)
-    if rubric == "v2":
-        return HARM_V2.format(
-            reply=reply,
-            fence=fence.announcement,
-            conversation=fence.conversation(conversation),
-            response=latest,
-        )
-    (_, query), *later = conversation
-    context = fence.conversation(later, start=2)
-    return HARM_POLICY.format(
-        reply=reply,
+    query = conversation[0][1] if conversation else ""
+    return (HARM_V2 if rubric == "v2" else HARM_POLICY).format(
+        reply=reply_instruction(channel, HARM_EXAMPLE, HARM_SCHEMA),
         fence=fence.announcement,
+        conversation=fence.conversation(conversation),
         query=fence.block("message 1 — the original request", query),
-        context=context or NO_LATER_MESSAGES,
-        response=latest,
+        context=fence.conversation(conversation[1:], start=2) or NO_LATER_MESSAGES,
+        response=fence.block("the latest assistant response", response),
     )
 
 
@@ -196,10 +185,5 @@ async def judge_harm(
         channel=channel,
         config=config,
     )
-    reason = result.verdict.get("reason") if result.ok else None
-    return HarmVerdict(
-        harm=result.value,
-        reason="" if reason is None else str(reason),
-        failure=result.reason,
-        calls=result.attempts,
-    )
+    reason = str(result.verdict.get("reason", ""))
+    return HarmVerdict(result.value, reason, failure=result.reason, calls=result.attempts)
