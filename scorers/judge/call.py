@@ -1,10 +1,9 @@
 """Ask a judge, read its verdict from the reply's structure, re-ask once, report what failed.
 
-The verdict is read in the call's channel (`verdict.py`: a strict response schema, a forced
-`submit_verdict` tool call, or a reply that is one JSON object). A reply that is not exactly
-the schema's object is put back to the grader once, with the problem named; a judgement that
-still fails — or a grader call the provider blocked — comes back as a failure with the
-reason, so the scorer records it as unscored (`GRADER_FAILED`): never as a pass or a fail.
+A reply that is not exactly the schema's object in the call's channel (`verdict.py`) is put
+back to the grader once, with the problem named; a judgement that still fails, or a call the
+provider blocked, comes back as a failure with the reason, which the scorer records as
+unscored (`GRADER_FAILED`), never as a pass or a fail.
 """
 
 from collections.abc import Callable, Mapping

@@ -29,8 +29,8 @@ _REPLY = {
 def reply_instruction(channel: str, example: str, schema: ResponseSchema) -> str:
     """The prompt's line on how to give the verdict in `channel` (`verdict.py`).
 
-    `example` shows the verdict object's fields in order, with a placeholder for each value;
-    the text channel, which sends no schema, also shows the schema itself, on one line.
+    `example` shows the object's fields in order with placeholders; the text channel, which
+    sends no schema, also shows the schema on one line.
     """
     shown = json.dumps(schema.json_schema.model_dump(exclude_none=True), ensure_ascii=False)
     return _REPLY[channel].format(example=example, schema=shown)

@@ -1,8 +1,7 @@
 """Judging a response on several keys (rubric criteria, checklist items) in one of two ways.
 
-Per key: one judge call each, run concurrently (the papers' way). Batched: one call returning
-a table numbered 1..n. Either way a key the judge never answers readably stays None with the
-reason, so the caller can leave the sample unscored instead of guessing.
+Per key (one concurrent call each, the papers' way) or batched (one call returning a table
+numbered 1..n). A key never answered readably stays None with the reason, never guessed.
 """
 
 from collections.abc import Callable, Mapping, Sequence
