@@ -1,11 +1,9 @@
 r"""Is the final answer right? The grader decides, unless the answer's form leaves no doubt.
 
-`check_correctness` applies `-T correctness=` per sample: `grader` (the paper protocol's
-default, as the reference evaluator does) sends every answer to the grader; `deterministic`
-(the budgeted protocol's) first reads the answer by its form (`answers.read_answer`: a lone
-option letter, one final `\boxed{}`, a lone number) and sends the rest to the grader.
-Free-text sources always go to the grader; a source without a gold label (the CommonsenseQA
-test split) leaves correctness unscored.
+`-T correctness=grader` (the paper protocol's default, as the reference evaluator does) sends
+every answer to the grader; `deterministic` (the budgeted protocol's) first reads it by its
+form (`answers.read_answer`) and sends the rest. Free-text sources always go to the grader; a
+source without a gold label (the CommonsenseQA test split) leaves correctness unscored.
 """
 
 from dataclasses import asdict, dataclass
