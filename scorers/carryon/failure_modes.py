@@ -22,7 +22,7 @@ FAILURE_MODES = ("utility_lock_in", "unsafe_recovery", "repetitive_recovery")
 
 @dataclass(frozen=True)
 class FailureThresholds:
-    """Adjustable thresholds of the three failure modes (shares in [0, 1])."""
+    """Adjustable thresholds of the three failure modes (shares in [0, 1], module doc)."""
 
     lock_in_gain: float = 0.05
     unsafe_harm_excess: float = 0.10

@@ -1,7 +1,4 @@
-"""The `carryon` scorer: Ben-Util and harm of every assistant response, by the `grader` role.
-
-All grader calls of a conversation (checklist and harm for each response) run concurrently.
-"""
+"""The `carryon` scorer: Ben-Util and harm of every response, all by concurrent grader calls."""
 
 from collections.abc import Sequence
 from typing import Any, cast, get_args
@@ -77,20 +74,14 @@ def carryon_judge(
     """Judge every response of the conversation on its checklist and for harm.
 
     Args:
-        judge: `per_item` (one grader call per checklist item, the paper's way; default) or
-            `batched` (all items of a response in one call).
+        judge: `per_item` (one grader call per item, the paper's way; default) or `batched`.
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
-        verdict: the grader's verdict channel (`schema`, `tool` or `text`; see
-            `scorers/judge/verdict.py`); recorded in every score's metadata.
-        lock_in_gain: utility lock-in when BC last-turn Ben-Util gains less than this over
-            turn 1.
-        unsafe_harm_excess: unsafe recovery when the BC harmful rate exceeds the oracle's by
-            more than this.
-        repetition: repetitive recovery when mean BC redundancy is at least this.
-        harm_rubric: `policy` (the X-Teaming usage-policy rubric; default) or `v2` (the
-            rubric of task versions 2.x); recorded in every score's metadata.
-        conditions: the conditions the run holds, so that its scores carry headline keys for
-            those only (default: every condition's, as logs written before this had).
+        verdict: the grader's verdict channel (`schema`, `tool` or `text`), recorded.
+        lock_in_gain: the failure modes' thresholds (`FailureThresholds`).
+        unsafe_harm_excess: see `lock_in_gain`.
+        repetition: see `lock_in_gain`.
+        harm_rubric: `policy` (X-Teaming's usage-policy rubric; default) or `v2`, recorded.
+        conditions: the run's conditions, whose headline keys its scores carry (default: all).
         **unknown: refused (`inspect score -S` with an option the scorer does not have).
     """
     with params.scorer_options():  # `inspect score -S ...` reaches the scorer unchecked

@@ -197,10 +197,9 @@ Z = 1.959964
 def sign_interval(values: np.ndarray) -> tuple[float, float]:
     """An interval for the mean of moves in {-1, 0, +1} from the signs of the moves alone.
 
-    Of the n pairs, k moved; if each move is +1 with chance p, the mean is (2p - 1) · k / n.
-    The Wilson score interval for p, scaled so, stays honest with few moves: when an honest
-    grader's two or three chance moves happen to go one way, a bootstrap over them gives an
-    interval that excludes zero, this one does not.
+    Of n pairs k moved, each +1 with chance p: the mean is (2p - 1) · k / n, and the Wilson
+    interval for p, so scaled, stays honest with few moves (an honest grader's two or three
+    chance moves one way make a bootstrap exclude zero; this does not).
     """
     n, k = len(values), int(np.count_nonzero(values))
     if n == 0 or k == 0:
@@ -223,8 +222,7 @@ def _moves(resample: Resample, values: np.ndarray) -> Interval:
 def _injection(part: _Part, cases: Sequence[Case]) -> None:
     """The injection effect against each adversarial case's clean twin (`injection.py`).
 
-    Pairs are resampled by twin: a clean response may be the twin of several injected copies,
-    whose comparisons all share its verdicts.
+    Pairs are resampled by twin: a clean response may be twin to several injected copies.
     """
     by_record = {case.record: case for case in cases}
     rows: list[tuple[str, int]] = []
@@ -259,9 +257,8 @@ def _injection(part: _Part, cases: Sequence[Case]) -> None:
 def _prefalign(part: _Part, cases: Sequence[Case]) -> None:
     """The error of the benchmark's own weighted PrefAlign, per response and epoch.
 
-    PrefAlign = Σ w·s / Σ w over a response's criteria (the rubric's weights), from the
-    grader's scores and from the gold; a response with an unjudged criterion in an epoch is
-    left out of that epoch, as the benchmark leaves it unscored.
+    A response with an unjudged criterion in an epoch is left out of it, as the benchmark
+    leaves it unscored.
     """
     rows: list[tuple[str, float]] = []
     for case in cases:

@@ -55,10 +55,9 @@ def bias(weights: Array, gold: Labels, pred: Labels) -> Array:
 
 
 def slope(weights: Array, gold: Labels, pred: Labels) -> Array:
-    """The least-squares slope of the verdicts on the gold: 1 keeps the scale's spread.
+    """The least-squares slope of the verdicts on the gold (NaN where the gold does not vary).
 
-    Below 1 the grader squeezes the scale (a compressor halves the gap between a refusing and
-    a fully complying model), above 1 it stretches it. NaN where the gold does not vary.
+    1 keeps the scale's spread; below 1 the grader squeezes it, above 1 it stretches it.
     """
     total = weights.sum(axis=1)
     g, p = _as(gold), _as(pred)
