@@ -295,15 +295,11 @@ def _repeats(part: _Part, cases: Sequence[Case]) -> None:
         if a is not None and b is not None
     ]
     resample = part.resample(modes, "modes")
-    first, second = _column(modes, 1), _column(modes, 2)
     binary = part.part in BINARY_PARTS
-    categories = (0, 1) if binary else range(1, 6)
-    part.add("modes_agreement", resample.interval(lambda x: w.exact(x, first, second)), len(modes))
-    part.add(
-        "modes_kappa",
-        resample.interval(lambda x: w.kappa(x, first, second, categories, quadratic=not binary)),
-        len(modes),
-    )
+    agreement = _agreement(_column(modes, 1), _column(modes, 2), binary)
+    names = ("accuracy", "kappa") if binary else ("exact", "qwk")
+    for name, statistic in zip(("modes_agreement", "modes_kappa"), names, strict=True):
+        part.add(name, resample.interval(agreement[statistic]), len(modes))
 
 
 def summarise(
