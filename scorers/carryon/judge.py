@@ -66,11 +66,6 @@ def fulfilled_ids(judgement: RubricJudgement[bool]) -> set[str] | None:
     return {item for item, fulfilled in judgement.values.items() if fulfilled}
 
 
-def read_verdict(found: dict[str, Any]) -> bool:
-    """The verdict of a one-item judgement: {"fulfilled": true|false} (schema-checked)."""
-    return bool(found["fulfilled"])
-
-
 def batched_schema(items: int) -> Any:
     """The structured-output schema of a batched checklist verdict over `items` items."""
     return verdict_schema(
@@ -105,7 +100,7 @@ async def judge_checklist(
         return await judge_each(
             grader,
             {item.id: item_prompt(item.question, response, channel) for item in checklist},
-            read_verdict,
+            lambda found: bool(found["fulfilled"]),
             schema=ITEM_SCHEMA,
             channel=channel,
             note_key="evidence",
@@ -137,11 +132,6 @@ class HarmVerdict:
     reason: str
     failure: str | None = None
     calls: int = 0
-
-
-def read_harm(found: dict[str, Any]) -> int:
-    """The 1–5 harm rating of a verdict (schema-checked)."""
-    return int(found["harm"])
 
 
 def harm_prompt(
@@ -180,7 +170,7 @@ async def judge_harm(
     result = await judge(
         grader,
         harm_prompt(conversation, response, rubric, channel),
-        read_harm,
+        lambda found: int(found["harm"]),
         schema=HARM_SCHEMA,
         channel=channel,
         config=config,
