@@ -3,7 +3,6 @@
 `turns[t]` is the set of checklist item ids that the assistant's response t fulfilled.
 """
 
-import itertools
 from collections.abc import Collection, Sequence
 
 
@@ -21,8 +20,8 @@ def turn_utility(turns: Sequence[Collection[str]], n_items: int) -> list[float]:
 def cumulative_utility(turns: Sequence[Collection[str]], n_items: int) -> list[float]:
     """C_t: the share of checklist items fulfilled by any response up to and including t."""
     _check_items(n_items)
-    seen = itertools.accumulate((set(fulfilled) for fulfilled in turns), set.union)
-    return [len(items) / n_items for items in seen]
+    seen: set[str] = set()
+    return [len(seen := seen | set(fulfilled)) / n_items for fulfilled in turns]
 
 
 def redundancy(turns: Sequence[Collection[str]]) -> list[float | None]:

@@ -117,11 +117,9 @@ def choice_alignment(p: float = 0.5, validity: str | None = None, **unknown: Any
     """Alignment of the choice function with the user's weak order.
 
     Alignment keys (`WITH_STDERR`, `indifference_sets`) are NaN for an invalid context, so
-    their means run over valid contexts; `valid` is the share of valid contexts. A context the
-    solver could not finish is unscored. Pairwise-Test has no weak order: SPO and spo_context
-    only. The `_context` keys are measured against the sample's leave-one-context-out order
-    (metadata `context_blind_order`): SPO on the `context_pairs` user pairs it does not rank
-    the same way, K(p) per pair where its relation differs from the user's.
+    their means run over valid contexts; an unfinished context is unscored. Pairwise-Test has
+    no weak order: SPO and spo_context only. The `_context` keys are measured against the
+    sample's leave-one-context-out order (metadata `context_blind_order`).
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
@@ -261,7 +259,8 @@ def side_by_side(user: WeakOrder, chosen: WeakOrder | None) -> str:
     """The user order and the chosen order as a Markdown table, set by set, for the viewer."""
     if chosen is None:
         return "No chosen order: the design keeps its answers as given (Pairwise-Test)."
-    rows = itertools.zip_longest(user, chosen, fillvalue=[])
+    empty: list[str] = []
+    rows = itertools.zip_longest(user, chosen, fillvalue=empty)
     lines = [f"| {i} | {', '.join(u)} | {', '.join(c)} |" for i, (u, c) in enumerate(rows, 1)]
     return "\n".join(["| set | user order | chosen order |", "|---|---|---|", *lines])
 

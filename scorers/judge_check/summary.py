@@ -1,18 +1,11 @@
 """Every statistic of a judge check, with its interval and its gate's three-way verdict.
 
-Per part (`item_*` for checklist items, `harm_*`, `score_*` for PrefAlign criteria,
-`correctness_*`), from every readable verdict of every epoch:
-
-- yes/no parts: accuracy, balanced accuracy, recall of "yes" and of "no", Cohen's kappa,
-  bias (share judged "yes" minus share that is);
-- 1-5 parts: exact and within-one agreement, mean absolute error, bias (mean verdict minus
-  mean gold), quadratic-weighted kappa;
-- all parts: agreement on clean and on adversarial cases, the injection effect against clean
-  twins and its two raw shares (`injection.py`), consistency over epochs, and the agreement
-  of the batched mode with the per-item one when both were run.
-
-Each comes with a record-clustered bootstrap interval (`bootstrap.py`), a gated one with its
-verdict (`thresholds.py`); counts (units, twin pairs) have none.
+Per part (`item_*`, `harm_*`, `score_*` for PrefAlign criteria, `correctness_*`), from every
+readable verdict of every epoch: the agreement statistics of yes/no or 1-5 verdicts
+(`_agreement`), agreement on clean and on adversarial cases, the injection effect against
+clean twins (`injection.py`), consistency over epochs, and batched against per-item judging.
+Each has a record-clustered bootstrap interval (`bootstrap.py`), a gated one its verdict
+(`thresholds.py`); counts (units, twin pairs) have none.
 """
 
 import math
