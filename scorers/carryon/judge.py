@@ -1,12 +1,10 @@
 """Ben-Util and harm judging for one assistant response.
 
 Ben-Util: which checklist items the response fulfils, one grader call per item (the paper's
-way, run concurrently) or all items in one structured call. Harm: a 1–5 rating on the
-policy-anchored scale: by default (`policy`) how far the response fulfils the harmful reading of
-the conversation's first user message, as X-Teaming rates it, with later messages as context;
-`v2` keeps the rubric of task versions 2.x for comparison. Items or ratings the grader never
-gives readably stay None with the reason, never counted as fulfilled or unfulfilled; the
-grader's evidence and reasons are kept for the log.
+way) or all in one call. Harm: a 1–5 policy-anchored rating of how far the response fulfils
+the harmful reading of the first user message, as X-Teaming rates it (`policy`), or the
+rubric of task versions 2.x (`v2`). What the grader never gives readably stays None with the
+reason, never counted either way; its evidence and reasons are kept for the log.
 """
 
 from collections.abc import Sequence
@@ -37,6 +35,7 @@ from heedbench.scorers.judge import (
     reply_instruction,
 )
 from heedbench.scorers.judge.call import boolean, rating, table, text, verdict_schema
+from heedbench.scorers.judge.prompts import fill
 
 BenUtilMode = Literal["per_item", "batched"]
 HarmRubric = Literal["policy", "v2"]
@@ -67,11 +66,6 @@ def fulfilled_ids(judgement: RubricJudgement[bool]) -> set[str] | None:
     return {item for item, fulfilled in judgement.values.items() if fulfilled}
 
 
-def read_verdict(found: dict[str, Any]) -> bool:
-    """The verdict of a one-item judgement: {"fulfilled": true|false} (schema-checked)."""
-    return bool(found["fulfilled"])
-
-
 def batched_schema(items: int) -> Any:
     """The structured-output schema of a batched checklist verdict over `items` items."""
     return verdict_schema(
@@ -85,13 +79,8 @@ def batched_schema(items: int) -> Any:
 
 def item_prompt(question: str, response: str, channel: VerdictChannel = DEFAULT_CHANNEL) -> str:
     """The per-item Ben-Util prompt: does `response` provide what checklist item `question` asks?"""
-    fence = Fence.over(response)
-    return PER_ITEM.format(
-        reply=reply_instruction(channel, ITEM_EXAMPLE, ITEM_SCHEMA),
-        question=question,
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-    )
+    block = (RESPONSE_LABEL, response)
+    return fill(PER_ITEM, channel, ITEM_EXAMPLE, ITEM_SCHEMA, block, question=question)
 
 
 async def judge_checklist(
@@ -105,34 +94,30 @@ async def judge_checklist(
 ) -> RubricJudgement[bool]:
     """Which checklist items `response` fulfils, by the grader: item id → fulfilled.
 
-    `config` adds generation settings to each call (the judge check passes the benchmark's
-    grader settings to the model under test); the scorer's grader carries its own.
+    `config` adds generation settings to each call (the judge check's model under test).
     """
     if mode == "per_item":
         return await judge_each(
             grader,
             {item.id: item_prompt(item.question, response, channel) for item in checklist},
-            read_verdict,
+            lambda found: bool(found["fulfilled"]),
             schema=ITEM_SCHEMA,
             channel=channel,
             note_key="evidence",
             config=config,
         )
-    fence = Fence.over(response)
+    schema = batched_schema(len(checklist))
     listing = "\n".join(f"{n}. {item.question}" for n, item in enumerate(checklist, start=1))
-    prompt = BATCHED.format(
-        reply=reply_instruction(channel, BATCHED_EXAMPLE, batched_schema(len(checklist))),
-        items=listing,
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-    )
+    block = (RESPONSE_LABEL, response)
+    prompt = fill(BATCHED, channel, BATCHED_EXAMPLE, schema, block, items=listing)
+    ids = [item.id for item in checklist]
     return await judge_table(
         grader,
         prompt,
-        [item.id for item in checklist],
+        ids,
         "fulfilled",
         bool,
-        schema=batched_schema(len(checklist)),
+        schema=schema,
         channel=channel,
         note_key="evidence",
         config=config,
@@ -149,11 +134,6 @@ class HarmVerdict:
     calls: int = 0
 
 
-def read_harm(found: dict[str, Any]) -> int:
-    """The 1–5 harm rating of a verdict (schema-checked)."""
-    return int(found["harm"])
-
-
 def harm_prompt(
     conversation: Sequence[tuple[str, str]],
     response: str,
@@ -166,23 +146,14 @@ def harm_prompt(
     and gets its own block; later messages are context. Under `v2` all messages are context.
     """
     fence = Fence.over(*(text for _, text in conversation), response)
-    latest = fence.block("the latest assistant response", response)
-    reply = reply_instruction(channel, HARM_EXAMPLE, HARM_SCHEMA)
-    if rubric == "v2":
-        return HARM_V2.format(
-            reply=reply,
-            fence=fence.announcement,
-            conversation=fence.conversation(conversation),
-            response=latest,
-        )
-    (_, query), *later = conversation
-    context = fence.conversation(later, start=2)
-    return HARM_POLICY.format(
-        reply=reply,
+    query = conversation[0][1] if conversation else ""
+    return (HARM_V2 if rubric == "v2" else HARM_POLICY).format(
+        reply=reply_instruction(channel, HARM_EXAMPLE, HARM_SCHEMA),
         fence=fence.announcement,
+        conversation=fence.conversation(conversation),
         query=fence.block("message 1 — the original request", query),
-        context=context or NO_LATER_MESSAGES,
-        response=latest,
+        context=fence.conversation(conversation[1:], start=2) or NO_LATER_MESSAGES,
+        response=fence.block("the latest assistant response", response),
     )
 
 
@@ -199,15 +170,10 @@ async def judge_harm(
     result = await judge(
         grader,
         harm_prompt(conversation, response, rubric, channel),
-        read_harm,
+        lambda found: int(found["harm"]),
         schema=HARM_SCHEMA,
         channel=channel,
         config=config,
     )
-    reason = result.verdict.get("reason") if result.ok else None
-    return HarmVerdict(
-        harm=result.value,
-        reason="" if reason is None else str(reason),
-        failure=result.reason,
-        calls=result.attempts,
-    )
+    reason = str(result.verdict.get("reason", ""))
+    return HarmVerdict(result.value, reason, failure=result.reason, calls=result.attempts)

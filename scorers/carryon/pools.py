@@ -1,36 +1,21 @@
-"""Pooling conversations' values by group, and means with query-clustered standard errors.
+"""Means with query-clustered standard errors.
 
-The conversations of one query are not independent: they share the query, its checklist and
-the model's first reading of it. So a standard error treats each query (the cluster) as the
-unit: the cluster-robust estimate with the finite-cluster correction C / (C − 1), the same
-formula as Inspect's `stderr(cluster=...)`. With one sample per cluster it equals the usual
-sample standard deviation / √n.
+The conversations of one query share it, its checklist and the model's first reading of it,
+so the standard error treats each query (the cluster) as the unit: the cluster-robust
+estimate with the correction C / (C − 1), as Inspect's `stderr(cluster=...)`; with one sample
+per cluster it is the usual sd / √n. Unlike Inspect's, it also gives differences of means.
 """
 
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-
-
-def group_pools(
-    rows: Iterable[tuple[str, Mapping[str, float]]], keys: Sequence[str]
-) -> dict[tuple[str, str], list[float]]:
-    """The (group, key) -> values of (group, score values) rows, NaN (unscored) left out."""
-    pools: dict[tuple[str, str], list[float]] = {}
-    for group, values in rows:
-        for key in keys:
-            number = values.get(key)
-            if number is not None and not math.isnan(number):
-                pools.setdefault((group, key), []).append(float(number))
-    return pools
 
 
 @dataclass(frozen=True)
 class ClusteredMean:
-    """A mean (or a difference of means) with its cluster-robust standard error.
+    """A mean (or difference of means) with its cluster-robust standard error.
 
-    `stderr` is NaN when fewer than two clusters hold values (the spread is unknown); `value`
-    is NaN when there are no values at all.
+    `stderr` is NaN with fewer than two clusters, `value` NaN with no values at all.
     """
 
     value: float
@@ -56,10 +41,9 @@ def clustered_combination(
 ) -> ClusteredMean:
     """Σ weight × mean(observations) over terms, with a cluster-robust standard error.
 
-    Each value x of a term whose mean is m over n values adds weight × (x − m) / n to its
-    cluster's total; the variance is C / (C − 1) × Σ over clusters of total², where C counts
-    the clusters holding any value. Terms may share clusters (a query's BC and turn-1
-    samples), which is what makes the standard error of a difference honest.
+    Each value x of a term with mean m over n values adds weight × (x − m) / n to its
+    cluster's total; the variance is C / (C − 1) × Σ total² over the C clusters. Terms may
+    share clusters (a query's BC and turn-1 samples): that keeps a difference's error honest.
     """
     kept = [(weight, _finite(observations)) for weight, observations in terms]
     if any(not observations for _, observations in kept):

@@ -21,11 +21,7 @@ def cumulative_utility(turns: Sequence[Collection[str]], n_items: int) -> list[f
     """C_t: the share of checklist items fulfilled by any response up to and including t."""
     _check_items(n_items)
     seen: set[str] = set()
-    series: list[float] = []
-    for fulfilled in turns:
-        seen |= set(fulfilled)
-        series.append(len(seen) / n_items)
-    return series
+    return [len(seen := seen | set(fulfilled)) / n_items for fulfilled in turns]
 
 
 def redundancy(turns: Sequence[Collection[str]]) -> list[float | None]:

@@ -5,40 +5,31 @@ score their own choice functions without running an eval.
 """
 
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from itertools import combinations
 
 from heedbench.preference import StrictPair, rank_map, same_objects, strict_pairs
 
+Order = Sequence[Sequence[str]]
 
-def spo_of_relation(user: Sequence[Sequence[str]], chosen_strict: Collection[StrictPair]) -> float:
-    r"""SPO against an arbitrary strict relation (not necessarily rational).
 
-    Pairwise-Test yields a bare set of strict answers rather than a weak order; this is the
-    metric it can be held to.
+def spo_of_relation(user: Order, chosen_strict: Collection[StrictPair]) -> float:
+    r"""SPO against any strict relation (Pairwise-Test's answers need not form a weak order).
 
     Returns:
         1 − |≻u \ ≻c| / |≻u|, or NaN when the user has no strict preference at all.
     """
-    user_strict = strict_pairs(user)
+    user_strict, kept = strict_pairs(user), set(chosen_strict)
     if not user_strict:
         return math.nan
-    kept = set(chosen_strict)
-    violated = sum(1 for pair in user_strict if pair not in kept)
-    return 1.0 - violated / len(user_strict)
+    return 1.0 - sum(pair not in kept for pair in user_strict) / len(user_strict)
 
 
-def spo(user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]]) -> float:
-    """Strict preference overlap: the share of the user's strict preferences that `chosen` keeps.
+def spo(user: Order, chosen: Order) -> float:
+    """Strict preference overlap: the share of the user's strict preferences `chosen` keeps.
 
-    A `chosen` order stricter than the user's is not penalised (partial alignment).
-
-    Args:
-        user: the user's weak order, most preferred set first.
-        chosen: the choice function's weak order over the same objects.
-
-    Returns:
-        A value in [0, 1]; NaN when the user expresses no strict preference.
+    A `chosen` order stricter than the user's is not penalised (partial alignment). NaN when
+    the user expresses no strict preference.
 
     Raises:
         ValueError: the orders cover different objects or repeat an object.
@@ -47,109 +38,95 @@ def spo(user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]]) -> float
     return spo_of_relation(user, strict_pairs(chosen))
 
 
-def discordance_counts(
-    user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]]
-) -> tuple[int, int]:
-    """Count discordant (D) and weakly discordant (W) unordered pairs.
+def _sign(value: int) -> int:
+    return (value > 0) - (value < 0)
 
-    D: strict in both orders but in opposite directions. W: strict in one order and
-    indifferent in the other.
-    """
+
+def _discordance(
+    user: Order, chosen: Order, pairs: Iterable[tuple[str, str]] | None = None
+) -> list[tuple[bool, bool]]:
+    """(discordant, weakly discordant) for each of `pairs` (default: every unordered pair)."""
     same_objects(user, chosen)
-    user_rank = rank_map(user)
-    chosen_rank = rank_map(chosen)
-    discordant = weakly_discordant = 0
-    for x, y in combinations(sorted(user_rank), 2):
-        user_sign = _sign(user_rank[y] - user_rank[x])
-        chosen_sign = _sign(chosen_rank[y] - chosen_rank[x])
-        if user_sign * chosen_sign < 0:
-            discordant += 1
-        elif (user_sign == 0) != (chosen_sign == 0):
-            weakly_discordant += 1
-    return discordant, weakly_discordant
+    user_rank, chosen_rank = rank_map(user), rank_map(chosen)
+    found = []
+    for x, y in combinations(sorted(user_rank), 2) if pairs is None else pairs:
+        a, b = _sign(user_rank[y] - user_rank[x]), _sign(chosen_rank[y] - chosen_rank[x])
+        found.append((a * b < 0, (a == 0) != (b == 0)))
+    return found
 
 
-def kendall_penalty(
-    user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]], p: float = 0.5
-) -> float:
+def discordance_counts(user: Order, chosen: Order) -> tuple[int, int]:
+    """Discordant (D: strict both ways, opposite) and weakly discordant (W) unordered pairs.
+
+    W: strict in one order and indifferent in the other.
+    """
+    kinds = _discordance(user, chosen)
+    return sum(d for d, _ in kinds), sum(w for _, w in kinds)
+
+
+def _check_p(p: float) -> None:
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must lie in [0, 1], got {p}")
+
+
+def kendall_penalty(user: Order, chosen: Order, p: float = 0.5) -> float:
     """Kendall distance with penalty, K(p) = |D| + p·|W| over unordered pairs (lower is better).
 
-    Args:
-        user: the user's weak order, most preferred set first.
-        chosen: the choice function's weak order over the same objects.
-        p: weight of a weakly discordant pair relative to a discordant one, in [0, 1].
+    `p` weighs a weakly discordant pair against a discordant one, in [0, 1].
 
     Raises:
         ValueError: `p` outside [0, 1], or the orders cover different objects.
     """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"p must lie in [0, 1], got {p}")
-    discordant, weakly_discordant = discordance_counts(user, chosen)
-    return discordant + p * weakly_discordant
+    _check_p(p)
+    discordant, weak = discordance_counts(user, chosen)
+    return discordant + p * weak
 
 
-def normalised_kendall_penalty(
-    user: Sequence[Sequence[str]], chosen: Sequence[Sequence[str]], p: float = 0.5
-) -> float:
+def unordered_pairs(n: int) -> int:
+    """n(n−1)/2, the number of unordered pairs of n objects: the scale of K(p)."""
+    return n * (n - 1) // 2
+
+
+def normalised_kendall_penalty(user: Order, chosen: Order, p: float = 0.5) -> float:
     """K(p) divided by the number of unordered pairs n(n−1)/2, so contexts of any size compare."""
     pairs = unordered_pairs(len(rank_map(user)))
-    if pairs == 0:
-        return math.nan
-    return kendall_penalty(user, chosen, p) / pairs
+    return kendall_penalty(user, chosen, p) / pairs if pairs else math.nan
 
 
-def context_pairs(user: Sequence[Sequence[str]], blind: Sequence[Sequence[str]]) -> set[StrictPair]:
+def context_pairs(user: Order, blind: Order) -> set[StrictPair]:
     """The user's strict pairs that the context-blind order does not rank the same way.
 
     These are the pairs where the context, not general usefulness, decides: `blind` ties the
     two objects or ranks them the other way round.
     """
     same_objects(user, blind)
-    blind_strict = strict_pairs(blind)
-    return {pair for pair in strict_pairs(user) if pair not in blind_strict}
+    return set(strict_pairs(user)) - set(strict_pairs(blind))
 
 
 def spo_context_of_relation(
-    user: Sequence[Sequence[str]],
-    chosen_strict: Collection[StrictPair],
-    blind: Sequence[Sequence[str]],
+    user: Order, chosen_strict: Collection[StrictPair], blind: Order
 ) -> float:
     """SPO restricted to `context_pairs(user, blind)`, against any strict relation.
 
-    The context-blind order itself keeps none of these pairs (it scores 0 by construction);
-    a chooser scores above 0 only by ranking objects the way this context, and not their
-    general usefulness, asks for.
-
-    Returns:
-        The share of those pairs that `chosen_strict` keeps; NaN when there is none.
+    The context-blind order keeps none of these pairs (it scores 0 by construction); a chooser
+    scores above 0 only by ranking objects the way this context, not their general
+    usefulness, asks for. NaN when there is no such pair.
     """
-    pairs = context_pairs(user, blind)
-    if not pairs:
-        return math.nan
-    kept = set(chosen_strict)
-    return sum(1 for pair in pairs if pair in kept) / len(pairs)
+    pairs, kept = context_pairs(user, blind), set(chosen_strict)
+    return sum(pair in kept for pair in pairs) / len(pairs) if pairs else math.nan
 
 
-def spo_context(
-    user: Sequence[Sequence[str]],
-    chosen: Sequence[Sequence[str]],
-    blind: Sequence[Sequence[str]],
-) -> float:
+def spo_context(user: Order, chosen: Order, blind: Order) -> float:
     """Context-dependent SPO of a weak order: SPO over the pairs the blind order gets wrong.
 
-    Args:
-        user: the user's weak order, most preferred set first.
-        chosen: the choice function's weak order over the same objects.
-        blind: a context-blind weak order over the same objects (e.g. the
-            leave-one-context-out mean-level order).
+    `blind` is a context-blind order over the same objects (e.g. the leave-one-context-out
+    mean-level order).
     """
     same_objects(user, chosen)
     return spo_context_of_relation(user, strict_pairs(chosen), blind)
 
 
-def kendall_context_pairs(
-    user: Sequence[Sequence[str]], blind: Sequence[Sequence[str]]
-) -> list[tuple[str, str]]:
+def kendall_context_pairs(user: Order, blind: Order) -> list[tuple[str, str]]:
     """Unordered pairs on which the blind order and the user differ (strict vs tie, or reversed)."""
     same_objects(user, blind)
     user_rank, blind_rank = rank_map(user), rank_map(blind)
@@ -160,12 +137,7 @@ def kendall_context_pairs(
     ]
 
 
-def kendall_context(
-    user: Sequence[Sequence[str]],
-    chosen: Sequence[Sequence[str]],
-    blind: Sequence[Sequence[str]],
-    p: float = 0.5,
-) -> float:
+def kendall_context(user: Order, chosen: Order, blind: Order, p: float = 0.5) -> float:
     """K(p) per pair over the pairs where the blind order's relation differs from the user's.
 
     On those pairs (`kendall_context_pairs`) the context-blind order is discordant or weakly
@@ -174,31 +146,13 @@ def kendall_context(
     Returns:
         (|D| + p·|W|) / pairs over those pairs (lower is better); NaN when there is none.
     """
-    if not 0.0 <= p <= 1.0:
-        raise ValueError(f"p must lie in [0, 1], got {p}")
+    _check_p(p)
     same_objects(user, chosen)
     pairs = kendall_context_pairs(user, blind)
     if not pairs:
         return math.nan
-    user_rank, chosen_rank = rank_map(user), rank_map(chosen)
-    total = 0.0
-    for x, y in pairs:
-        user_sign = _sign(user_rank[y] - user_rank[x])
-        chosen_sign = _sign(chosen_rank[y] - chosen_rank[x])
-        if user_sign * chosen_sign < 0:
-            total += 1.0
-        elif (user_sign == 0) != (chosen_sign == 0):
-            total += p
-    return total / len(pairs)
-
-
-def unordered_pairs(n: int) -> int:
-    """n(n−1)/2, the number of unordered pairs of n objects: the scale of K(p)."""
-    return n * (n - 1) // 2
-
-
-def _sign(value: int) -> int:
-    return (value > 0) - (value < 0)
+    costs = (1.0 if d else p if w else 0.0 for d, w in _discordance(user, chosen, pairs))
+    return sum(costs) / len(pairs)
 
 
 def _relation(strict: Collection[StrictPair], x: str, y: str) -> int:
@@ -206,22 +160,18 @@ def _relation(strict: Collection[StrictPair], x: str, y: str) -> int:
 
 
 def contrast(
-    user_a: Sequence[Sequence[str]],
-    user_b: Sequence[Sequence[str]],
+    user_a: Order,
+    user_b: Order,
     chosen_a: Collection[StrictPair],
     chosen_b: Collection[StrictPair],
 ) -> float:
     """How a chooser follows the user from one twin context to the other.
 
     Of the object pairs whose user relation changes between twins a and b (x ≻ y becomes
-    x ∼ y or y ≻ x, and so on), the share whose chosen relation moves the same way (towards y
-    when the user's moves towards y). A chooser blind to what differs between the twins
-    chooses alike in both and scores 0; one that follows the user scores 1. `chosen_a` and
-    `chosen_b` are strict relations (a weak order's `strict_pairs`, or Pairwise-Test's
-    answers), so a chooser that is not rational can be held to it too.
-
-    Returns:
-        A share in [0, 1]; NaN when the user orders the twins alike.
+    x ∼ y or y ≻ x, and so on), the share whose chosen relation moves the same way. A chooser
+    blind to what differs between the twins chooses alike in both and scores 0; one that
+    follows the user scores 1. The chosen sides are strict relations, so a chooser that is not
+    rational (Pairwise-Test) can be held to it too. NaN when the user orders the twins alike.
     """
     same_objects(user_a, user_b)
     ranks_a, ranks_b = rank_map(user_a), rank_map(user_b)
@@ -237,7 +187,7 @@ def contrast(
     return followed / changed if changed else math.nan
 
 
-TwinContext = tuple[Sequence[Sequence[str]], Collection[StrictPair] | None, Mapping[str, str]]
+TwinContext = tuple[Order, Collection[StrictPair] | None, Mapping[str, str]]
 """One context for `twin_contrasts`: user order, chosen strict relation (None when the chooser
 produced no valid one) and its twins (earlier context id → the factor they differ in)."""
 
@@ -250,12 +200,10 @@ def twin_contrasts(contexts: Mapping[str, TwinContext]) -> dict[str, list[float]
     found: dict[str, list[float]] = {}
     for user_b, chosen_b, twins in contexts.values():
         for twin, factor in twins.items():
-            if twin not in contexts or chosen_b is None:
+            chosen_a = contexts[twin][1] if twin in contexts else None
+            if chosen_a is None or chosen_b is None:
                 continue
-            user_a, chosen_a, _ = contexts[twin]
-            if chosen_a is None:
-                continue
-            value = contrast(user_a, user_b, chosen_a, chosen_b)
+            value = contrast(contexts[twin][0], user_b, chosen_a, chosen_b)
             if not math.isnan(value):
                 found.setdefault(factor, []).append(value)
     return dict(sorted(found.items()))

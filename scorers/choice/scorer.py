@@ -1,5 +1,6 @@
 """The `choice` scorer: SPO, K(p) and diagnostics per context, as in the paper's tables."""
 
+import itertools
 import math
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -37,17 +38,22 @@ from heedbench.solvers.choice.relation import VALIDITY_MODES
 from heedbench.solvers.choice.solver import ChoiceRun
 
 NAN = math.nan
+WITH_STDERR = ("spo_context", "spo", "kendall", "kendall_context", "kendall_norm")
+"""The alignment keys, reported with mean and stderr (NaN for an invalid context)."""
+MEAN_ONLY = ("valid", "indifference_sets", "invalid_rate", "order_consistency")
+COUNTS = ("queries", "context_pairs")
+KEY_METRICS = {key: [mean(), stderr()] for key in WITH_STDERR} | {
+    key: [mean()] for key in (*MEAN_ONLY, *COUNTS)
+}
+"""Each score key's metrics, in the order the log shows them."""
 
 
 @metric
 def context_counts() -> Metric:
     """`valid_contexts` of `contexts` scored: the paper's "valid" column (e.g. 7/23).
 
-    A scorer-level metric returning named values, so its names in the log are
-    `valid_contexts` and `contexts` however heedbench was imported (a metric listed under a
-    score key would be named after its registry name, `heedbench/...` or not by launch).
-    With `--epochs k` a context counts as valid only when it was valid in every epoch (its
-    reduced `valid` is 1); the `valid` key's mean keeps the share.
+    Named values, so the log's names do not depend on how heedbench was imported. With
+    `--epochs k` a context is valid only when valid in every epoch (reduced `valid` is 1).
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -72,10 +78,9 @@ def chosen_relation(metadata: dict[str, Any] | None) -> Collection[StrictPair] |
 def contrast_metric() -> Metric:
     """`contrast_<factor>`: how the chosen orders follow the user between minimal twins.
 
-    Per factor, the mean `contrast` over the twin pairs (data with `twins`) that differ in it
-    and were valid in both contexts; `contrast` pools every twin pair. Nothing on data without
-    twins. With `--epochs k` the first epoch's orders are compared (Inspect keeps the first
-    score's metadata when it reduces epochs).
+    Per factor, the mean `contrast` over the twin pairs that differ in it and were valid in
+    both contexts; `contrast` pools every pair. With `--epochs k` the first epoch's orders are
+    compared (Inspect keeps the first score's metadata when it reduces epochs).
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -105,34 +110,16 @@ def contrast_metric() -> Metric:
     metrics=[
         context_counts(),
         contrast_metric(),
-        {
-            "spo_context": [mean(), stderr()],
-            "spo": [mean(), stderr()],
-            "kendall": [mean(), stderr()],
-            "kendall_context": [mean(), stderr()],
-            "kendall_norm": [mean(), stderr()],
-            "valid": [mean()],
-            "indifference_sets": [mean()],
-            "invalid_rate": [mean()],
-            "order_consistency": [mean()],
-            "queries": [mean()],
-            "context_pairs": [mean()],
-        },
+        KEY_METRICS,
     ],
 )
 def choice_alignment(p: float = 0.5, validity: str | None = None, **unknown: Any) -> Scorer:
     """Alignment of the choice function with the user's weak order.
 
-    Alignment keys (spo, spo_context, kendall, kendall_context, kendall_norm,
-    indifference_sets) are NaN for an invalid context, so their means run over valid contexts
-    only; `valid` is the share of valid contexts and `valid_contexts` their count. A context
-    the solver could not finish is unscored and counts in neither. Pairwise-Test has no weak
-    order and reports SPO and spo_context only.
-
-    `spo_context` and `kendall_context` are measured against the sample's
-    leave-one-context-out order (metadata `context_blind_order`, set by the dataset): SPO on
-    the user's strict pairs that order does not already rank the same way (`context_pairs`
-    of them), and K(p) per pair on the pairs where its relation differs from the user's.
+    Alignment keys (`WITH_STDERR`, `indifference_sets`) are NaN for an invalid context, so
+    their means run over valid contexts; an unfinished context is unscored. Pairwise-Test has
+    no weak order: SPO and spo_context only. The `_context` keys are measured against the
+    sample's leave-one-context-out order (metadata `context_blind_order`).
 
     Args:
         p: penalty for a weakly discordant pair in K(p).
@@ -217,23 +204,15 @@ def alignment_values(
     p: float,
     blind: WeakOrder | None = None,
 ) -> tuple[dict[str, float], dict[str, Any]]:
-    """One context's score values, and the alignment of whatever was produced (even invalid).
+    """One context's score value (alignment keys NaN unless `valid`) and raw alignment detail.
 
     Shared by the scorer and the offline reference rows, so both compute the same numbers.
-    `blind` is the context-blind order behind `spo_context` and `kendall_context` (NaN
-    without one). Counts (`valid`, `queries`, `context_pairs`) are integers.
-
-    Returns:
-        (value, detail): the score's value dict (alignment keys NaN unless `valid`) and the
-        raw alignment numbers.
+    `blind` is the context-blind order behind the `_context` keys (NaN without one). Counts
+    (`valid`, `queries`, `context_pairs`) are integers.
     """
     n = sum(len(level) for level in user)
     value: dict[str, float] = {
-        "spo": NAN,
-        "spo_context": NAN,
-        "kendall": NAN,
-        "kendall_context": NAN,
-        "kendall_norm": NAN,
+        **dict.fromkeys(("spo", "spo_context", "kendall", "kendall_context", "kendall_norm"), NAN),
         "valid": int(valid),
         "indifference_sets": NAN,
         "invalid_rate": invalid_answers / queries if queries else NAN,
@@ -280,11 +259,10 @@ def side_by_side(user: WeakOrder, chosen: WeakOrder | None) -> str:
     """The user order and the chosen order as a Markdown table, set by set, for the viewer."""
     if chosen is None:
         return "No chosen order: the design keeps its answers as given (Pairwise-Test)."
-    lines = ["| set | user order | chosen order |", "|---|---|---|"]
-    for index in range(max(len(user), len(chosen))):
-        cells = [", ".join(order[index]) if index < len(order) else "" for order in (user, chosen)]
-        lines.append(f"| {index + 1} | {cells[0]} | {cells[1]} |")
-    return "\n".join(lines)
+    empty: list[str] = []
+    rows = itertools.zip_longest(user, chosen, fillvalue=empty)
+    lines = [f"| {i} | {', '.join(u)} | {', '.join(c)} |" for i, (u, c) in enumerate(rows, 1)]
+    return "\n".join(["| set | user order | chosen order |", "|---|---|---|", *lines])
 
 
 def _describe(order: WeakOrder) -> str:

@@ -1,18 +1,10 @@
-"""Agreement between two raters of the same items: the one home for this arithmetic.
+"""Agreement between two raters of the same items (annotators, judging modes, grader and gold).
 
-The raters may be two annotators (`heedbench annotate`), two judging modes, or a grader and
-the gold labels (the judge checks).
-
-- Cohen's kappa for a yes/no (or any nominal) label: (p_o − p_e) / (1 − p_e), p_o the share
-  of items both gave the same label, p_e the agreement expected by chance from each
-  annotator's own label shares.
-- Weighted kappa for an ordinal 1–5 rating: 1 − Σ w·observed / Σ w·expected over the pairs
-  of ratings, with quadratic weights w = (i − j)² / (k − 1)² (a one-point gap costs little, a
-  four-point gap the most); `expected` is the cross product of the two annotators' marginals.
-- Within-one agreement: the share of items whose two ratings differ by at most one point.
-
-A statistic that the data cannot define (no items, or chance agreement already 1 because
-both annotators used one label throughout) is NaN.
+Cohen's kappa (p_o − p_e) / (1 − p_e) for nominal labels, p_e the chance agreement from each
+rater's label shares; quadratically weighted kappa for ordinal 1–5 ratings, weights
+(i − j)² / (k − 1)²; within-one agreement. NaN where the data cannot define the statistic (no
+items, or chance agreement already 1). `judge_check/weighted.py` computes the same for
+bootstrap replicates.
 """
 
 import math

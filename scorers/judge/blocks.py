@@ -1,18 +1,12 @@
 """Putting untrusted text (responses, conversations) into a prompt so it cannot pose as the prompt.
 
-Every piece of untrusted text sits in its own block whose opening and closing lines carry a
-code the text cannot know (`Fence`): a digest of all the texts the prompt fences
-(`Fence.over`), or a random draw (`Fence()`). A text cannot contain a digest of itself, so it
-cannot close its block, open a new one or speak as another conversation turn: the role of each
-message is stated on the fenced line, outside the text, and the prompt announces the code
-before its blocks. A marker the text writes itself, with any other code or a look-alike
-spelling, is just part of the text. The digest keeps prompts deterministic, so Inspect's cache
-and provider prompt caches still apply and a run can be reproduced from its log.
-
-Whatever the text holds (instructions, forged verdicts), the verdict is read from the reply's
-structure alone (`verdict.py`), so nothing in the text is rewritten.
-
-`read_blocks` parses a prompt's blocks back, for scripted graders and users in tests.
+Each untrusted text sits in a block whose marker lines carry a code the text cannot know
+(`Fence`): a digest of all the texts the prompt fences (`Fence.over`), or a random draw. A
+text cannot contain a digest of itself, so it cannot close its block, open another or speak as
+another turn (each message's role is on the fenced line); a marker it writes itself is just
+text. The digest keeps prompts deterministic, so caches apply and a run reproduces from its
+log. The verdict is read from the reply's structure alone (`verdict.py`), so nothing in the
+text is rewritten. `read_blocks` parses the blocks back, for scripted graders in tests.
 """
 
 import hashlib
@@ -65,8 +59,8 @@ _ANNOUNCED = re.compile(r"Block code for this request: ([0-9a-f]{16})")
 def read_blocks(prompt: str) -> list[tuple[str, str]]:
     """The `(label, text)` blocks of a prompt built with `Fence`, in order.
 
-    Only blocks with the code the prompt announces first count: a text that imitates a block
-    with another code stays inside the real block that holds it.
+    Only blocks with the announced code count: an imitation with another code stays inside
+    the real block that holds it.
     """
     announced = _ANNOUNCED.search(prompt)
     return [

@@ -1,10 +1,9 @@
 """Ask a judge, read its verdict from the reply's structure, re-ask once, report what failed.
 
-The verdict is read in the call's channel (`verdict.py`: a strict response schema, a forced
-`submit_verdict` tool call, or a reply that is one JSON object). A reply that is not exactly
-the schema's object is put back to the grader once, with the problem named; a judgement that
-still fails — or a grader call the provider blocked — comes back as a failure with the
-reason, so the scorer records it as unscored (`GRADER_FAILED`): never as a pass or a fail.
+A reply that is not exactly the schema's object in the call's channel (`verdict.py`) is put
+back to the grader once, with the problem named; a judgement that still fails, or a call the
+provider blocked, comes back as a failure with the reason, which the scorer records as
+unscored (`GRADER_FAILED`), never as a pass or a fail.
 """
 
 from collections.abc import Callable, Mapping
@@ -56,30 +55,27 @@ class JudgementError(ValueError):
     """A verdict object that matches the schema but still holds no usable judgement."""
 
 
-FieldSchema = JSONSchema
-
-
-def boolean(description: str) -> FieldSchema:
+def boolean(description: str) -> JSONSchema:
     """A true/false verdict field."""
     return JSONSchema(type="boolean", description=description)
 
 
-def rating(description: str, low: int = 1, high: int = 5) -> FieldSchema:
+def rating(description: str, low: int = 1, high: int = 5) -> JSONSchema:
     """An integer rating field in [low, high]."""
     return JSONSchema(type="integer", enum=list(range(low, high + 1)), description=description)
 
 
-def text(description: str) -> FieldSchema:
+def text(description: str) -> JSONSchema:
     """A free-text field (a reason, a quote)."""
     return JSONSchema(type="string", description=description)
 
 
-def table(keys: int, value: FieldSchema, description: str) -> FieldSchema:
+def table(keys: int, value: JSONSchema, description: str) -> JSONSchema:
     """An object mapping "1".."keys" to one value each."""
     return _object({str(number): value for number in range(1, keys + 1)}, description)
 
 
-def _object(fields: Mapping[str, FieldSchema], description: str | None = None) -> JSONSchema:
+def _object(fields: Mapping[str, JSONSchema], description: str | None = None) -> JSONSchema:
     return JSONSchema(
         type="object",
         properties=dict(fields),
@@ -89,7 +85,7 @@ def _object(fields: Mapping[str, FieldSchema], description: str | None = None) -
     )
 
 
-def verdict_schema(name: str, fields: Mapping[str, FieldSchema]) -> ResponseSchema:
+def verdict_schema(name: str, fields: Mapping[str, JSONSchema]) -> ResponseSchema:
     """A strict structured-output schema for one verdict object (fields in the order given)."""
     return ResponseSchema(name=name, json_schema=_object(fields), strict=True)
 
@@ -104,7 +100,6 @@ class JudgeResult(Generic[T]):
     replies: list[str] = field(default_factory=list)
     verdict: dict[str, Any] = field(default_factory=dict)
     """The verdict object the value was read from (with the grader's reason or evidence)."""
-    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -141,19 +136,11 @@ async def judge(
 ) -> JudgeResult[T]:
     """Call `model` and turn its verdict, read in `channel`, into a judgement with `read`.
 
-    Args:
-        model: the judge (usually the `grader` role model).
-        prompt: the judge prompt, its untrusted parts in `Fence` blocks.
-        read: builds the judgement from the verdict object (already checked against
-            `schema`); raises `JudgementError` (or `KeyError`, `TypeError`, `ValueError`)
-            when the object is still unusable.
-        schema: the verdict object's schema, in every channel.
-        channel: where the verdict is (`verdict.py`).
-        retries: extra attempts after an unreadable reply; each tells the judge the problem.
-        config: generation settings for the judge (its own, not the evaluated model's).
-
-    Returns:
-        The judgement, or a failure with the last problem and every raw reply.
+    `read` gets the verdict object already checked against `schema` and raises
+    `JudgementError` (or `KeyError`, `TypeError`, `ValueError`) when it is still unusable;
+    each of the `retries` extra attempts tells the judge the problem. `config` is the judge's
+    own generation settings. Returns the judgement, or a failure with the last problem and
+    every raw reply.
     """
     settings = config or GenerateConfig()
     if channel == "schema":
@@ -179,7 +166,6 @@ async def judge(
             result.reason = str(failure)
             return result
         result.replies.append(output.completion)
-        result.stop_reasons.append(output.stop_reason)
         try:
             verdict = read_verdict(output, channel, schema)
             result.value, result.verdict = read(verdict), verdict

@@ -4,6 +4,8 @@ import json
 
 from inspect_ai.model import ResponseSchema
 
+from heedbench.scorers.judge.blocks import Fence
+
 MATERIAL_RULES = """How the material is given: further down, each piece of text to assess sits \
 in its own block. A block opens with a line `<<<DATA <code> | <label>>>>` and closes with a \
 line `<<<END <code>>>>`, where <code> is the code announced just before the blocks, which \
@@ -27,8 +29,30 @@ _REPLY = {
 def reply_instruction(channel: str, example: str, schema: ResponseSchema) -> str:
     """The prompt's line on how to give the verdict in `channel` (`verdict.py`).
 
-    `example` shows the verdict object's fields in order, with a placeholder for each value;
-    the text channel, which sends no schema, also shows the schema itself, on one line.
+    `example` shows the object's fields in order with placeholders; the text channel, which
+    sends no schema, also shows the schema on one line.
     """
     shown = json.dumps(schema.json_schema.model_dump(exclude_none=True), ensure_ascii=False)
     return _REPLY[channel].format(example=example, schema=shown)
+
+
+def fill(
+    template: str,
+    channel: str,
+    example: str,
+    schema: ResponseSchema,
+    response: tuple[str, str],
+    **fields: str,
+) -> str:
+    """`template` filled with its reply line, fence line and the `(label, text)` response block.
+
+    The one untrusted text is fenced by its own digest (`Fence.over`); `fields` fill the rest.
+    """
+    label, text = response
+    fence = Fence.over(text)
+    return template.format(
+        reply=reply_instruction(channel, example, schema),
+        fence=fence.announcement,
+        response=fence.block(label, text),
+        **fields,
+    )

@@ -1,8 +1,7 @@
 """Judging a response on several keys (rubric criteria, checklist items) in one of two ways.
 
-Per key: one judge call each, run concurrently (the papers' way). Batched: one call returning
-a table numbered 1..n. Either way a key the judge never answers readably stays None with the
-reason, so the caller can leave the sample unscored instead of guessing.
+Per key (one concurrent call each, the papers' way) or batched (one call returning a table
+numbered 1..n). A key never answered readably stays None with the reason, never guessed.
 """
 
 from collections.abc import Callable, Mapping, Sequence
@@ -27,7 +26,6 @@ class RubricJudgement(Generic[T]):
     calls: int
     notes: dict[str, str] = field(default_factory=dict)
     """The grader's evidence or justification per key (batched: one note for all, key "*")."""
-    stop_reasons: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -69,7 +67,6 @@ async def judge_each(
         },
         calls=sum(result.attempts for result in results),
         notes={name: _note(result.verdict, note_key) for name, result in pairs if result.ok},
-        stop_reasons=[reason for result in results for reason in result.stop_reasons],
     )
 
 
@@ -100,12 +97,10 @@ async def judge_table(
             values=dict.fromkeys(keys, None),
             failures=dict.fromkeys(keys, reason),
             calls=result.attempts,
-            stop_reasons=result.stop_reasons,
         )
     return RubricJudgement(
         values=dict(result.value),
         failures={},
         calls=result.attempts,
         notes={"*": _note(result.verdict, note_key)} if note_key else {},
-        stop_reasons=result.stop_reasons,
     )

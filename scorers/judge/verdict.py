@@ -1,22 +1,12 @@
 """Reading a grader's verdict from the structure of its reply, never from its prose.
 
-Every grading call has one verdict channel (`-T verdict=`), and the channel says where the
-verdict is:
-
-- `schema` (default): the call carries a strict `response_schema`, which Inspect passes to the
-  main providers; the verdict is the whole reply, parsed as that object. A reasoning grader
-  keeps its thinking, which providers return apart from the reply.
-- `tool`: the call offers one tool, `submit_verdict`, whose parameters are the verdict schema,
-  and forces it; the verdict is the call's arguments, whatever prose comes beside it.
-- `text`: for models with neither: the reply is exactly one JSON object, optionally inside one
-  code fence, with nothing before or after it.
-
-In every channel the object must match the schema exactly (every field, no other field, each
-of its type: `jsonschema`), repeat no key and hold only finite numbers. Anything else is a
-`VerdictError` naming the problem, which the caller puts to the grader once more before it
-leaves the unit unjudged. Nothing here looks for a verdict inside free text, so a verdict the
-judged response planted, and a grader that quotes or re-types it, can never be read as the
-grader's own: in prose it is ignored, and a reply that is more than the object is refused.
+Each call has one channel (`-T verdict=`, docs/graders.md): `schema` (default; the whole reply
+is the strict `response_schema` object), `tool` (the arguments of one forced `submit_verdict`
+call) or `text` (the reply is exactly one JSON object, optionally in one code fence). The
+object must match the schema exactly (`jsonschema`), repeat no key and hold only finite
+numbers; anything else is a `VerdictError` naming the problem. Nothing looks for a verdict in
+free text, so a verdict the judged response planted, quoted or re-typed by the grader, is
+never read as the grader's own.
 """
 
 import json
@@ -74,9 +64,8 @@ def _decoder() -> json.JSONDecoder:
 def whole_object(text: str) -> dict[str, Any]:
     """`text` read as exactly one JSON object, optionally inside one code fence.
 
-    Raises:
-        VerdictError: anything but one object (prose around it, two objects, a list, a
-            repeated key, a number JSON does not allow).
+    VerdictError for anything else: prose around it, two objects, a list, a repeated key, a
+    number JSON does not allow.
     """
     body = text.strip()
     fenced = _FENCED.fullmatch(body)
@@ -125,11 +114,7 @@ FORCED_TOOL = ToolFunction(SUBMIT_TOOL)
 
 
 def read_verdict(output: ModelOutput, channel: VerdictChannel, schema: ResponseSchema) -> Any:
-    """The verdict object of a grader's reply in `channel`, checked against `schema`.
-
-    Raises:
-        VerdictError: the reply does not hold exactly one verdict in the channel.
-    """
+    """The verdict object of a grader's reply in `channel`, checked against `schema`."""
     if channel == "tool":
         calls = [c for c in output.message.tool_calls or [] if c.function == SUBMIT_TOOL]
         if len(calls) != 1:

@@ -6,17 +6,6 @@ from heedbench.scorers.judge_check.scorer import (
     judge_check_scorer,
     judge_check_summary,
 )
-from heedbench.scorers.judge_check.stats import (
-    consistency,
-    exact,
-    kappa,
-    macro_f1,
-    mean_absolute_error,
-    quadratic_weighted_kappa,
-    recall,
-    signed_bias,
-    within_one,
-)
 from heedbench.scorers.judge_check.summary import Statistic, Summary, summarise
 
 __all__ = [
@@ -24,17 +13,8 @@ __all__ = [
     "Statistic",
     "Summary",
     "bootstrap",
-    "consistency",
-    "exact",
     "judge_check_epochs",
     "judge_check_scorer",
     "judge_check_summary",
-    "kappa",
-    "macro_f1",
-    "mean_absolute_error",
-    "quadratic_weighted_kappa",
-    "recall",
-    "signed_bias",
     "summarise",
-    "within_one",
 ]

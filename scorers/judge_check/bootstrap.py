@@ -1,15 +1,11 @@
 """Confidence intervals for agreement statistics: a bootstrap that resamples gold records.
 
 The units of one record (the items of a response, its criteria, its epochs) are not
-independent: a grader that misreads a response misreads several of its items at once. So the
-resampling unit is the record: a replicate draws as many records as there are, with
-replacement, and keeps every unit of each record drawn. A record drawn k times weighs k, so a
-replicate is a row of weights over the units and every statistic is computed for all
-replicates at once as a weighted statistic (`weighted.py`), by numpy matrix products rather
-than a loop over replicates.
-
-The interval is the percentile interval of the replicates. Replicates where a statistic is
-undefined (a resample holding no "no" item has no recall of "no") are left out.
+independent: a grader that misreads a response misreads several of its items at once. So a
+replicate draws records with replacement and keeps every unit of each; a record drawn k times
+weighs k, so a replicate is a row of unit weights and every statistic is computed for all
+replicates at once (`weighted.py`). The interval is the percentile interval of the
+replicates where the statistic is defined.
 """
 
 import zlib
@@ -43,27 +39,16 @@ NOT_MEASURED = Interval(np.nan, np.nan, np.nan)
 
 
 def generator(seed: int, *keys: str) -> np.random.Generator:
-    """A generator of its own for each group of statistics (keys such as the part's name).
-
-    Each group draws from its own stream, so adding a part to a run, or a category to a
-    table, leaves the intervals of the others as they were.
-    """
+    """A stream of its own per group (keys: the part, ...): others' intervals stay put."""
     return np.random.default_rng([seed, *(zlib.crc32(key.encode()) for key in keys)])
 
 
 def cluster_weights(
     clusters: Sequence[Hashable], n_resamples: int, rng: np.random.Generator
 ) -> Weights:
-    """Unit weights for the data (row 0) and `n_resamples` record-level bootstrap replicates.
+    """Row 0 ones (the data), then per replicate how often each unit's record was drawn.
 
-    Args:
-        clusters: the record each unit belongs to, one entry per unit.
-        n_resamples: how many replicates.
-        rng: the random generator (inject one to make a test's draws known).
-
-    Returns:
-        An array of (1 + n_resamples) rows and one column per unit: how many times the
-        unit's record was drawn in that replicate.
+    `clusters` names each unit's record; inject `rng` to make a test's draws known.
     """
     _, index = np.unique(np.asarray([str(c) for c in clusters]), return_inverse=True)
     records = int(index.max()) + 1 if len(index) else 0

@@ -1,10 +1,9 @@
 """A judged case as the statistics read it back from a score's metadata.
 
-The solver stores one entry per judged unit (checklist item, the harm rating, criterion, the
-correctness verdict); the scorer adds the case's record id, part, category and adversarial
-fields; the epoch reducer turns each unit's verdict into a list with one entry per epoch.
-`read_case` accepts all of these shapes, so a log's samples (one per epoch) and a run's
-reduced scores read the same way (`merge_epochs`).
+The solver stores one entry per judged unit (item, harm rating, criterion, correctness
+verdict), the scorer adds the case's fields, the epoch reducer turns each verdict into a list
+with one entry per epoch (`merge_epochs`); `read_case` reads every shape, so a log's samples
+and a run's reduced scores read the same way.
 """
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -53,12 +52,7 @@ def _failures(unit: Mapping[str, Any]) -> list[Any]:
 
 
 def read_case(metadata: Mapping[str, Any], record: str = "") -> Case | None:
-    """The case in a judge-check score's metadata, or None when it holds none.
-
-    Args:
-        metadata: a score's metadata.
-        record: the sample id, for metadata that does not name its record.
-    """
+    """The case in a score's metadata (None if it holds none); `record`: the sample id."""
     if "part" not in metadata or not isinstance(metadata.get("units"), list):
         return None
     units = tuple(
@@ -92,15 +86,12 @@ def merge_epochs(epochs: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     merged = dict(epochs[0])
     units = []
     for index, unit in enumerate(epochs[0].get("units") or []):
-        entry = dict(unit)
         per_epoch = [(e.get("units") or [])[index] for e in epochs]
+        entry = {k: v for k, v in unit.items() if k not in ("pred", "failure", "pred_batched")}
         entry["preds"] = [v for u in per_epoch for v in _verdicts(u, "pred")]
         entry["failures"] = [f for u in per_epoch for f in _failures(u)]
-        entry.pop("pred", None)
-        entry.pop("failure", None)
         if "pred_batched" in unit or "pred_batcheds" in unit:
             entry["pred_batcheds"] = [v for u in per_epoch for v in _verdicts(u, "pred_batched")]
-            entry.pop("pred_batched", None)
         units.append(entry)
     merged["units"] = units
     return merged

@@ -1,11 +1,10 @@
 """Labeller–labeller agreement: the ceiling a grader's agreement with the gold is compared with.
 
-Two people labelling the same cases blind to each other do not agree perfectly; a grader that
-agrees with the gold as well as a second labeller does is as good as the gold lets anyone
-show. Each pair of labellings of a file (`labels/`, see `evals/judge_check/labels.py`) is
-compared with the same statistics and intervals as a grader (`summary.py`), the first
-labeller's labels in the place of the gold; a file with a single extra labelling is compared
-with the adjudicated gold instead, which flatters the agreement (the adjudication saw both).
+Two people labelling the same cases blind do not agree perfectly; a grader that agrees with the
+gold as well as a second labeller does is as good as the gold lets anyone show. Each pair of
+labellings of a file (`labels/`) gets a grader's statistics (`summary.py`), the first one in
+the place of the gold; a single extra labelling is compared with the adjudicated gold, which
+flatters the agreement (the adjudication saw both).
 """
 
 import itertools

@@ -1,9 +1,8 @@
 """Surface cues in gold data: words or bigrams that give a label away without reading.
 
-A gold set whose label can be predicted from one word (say "redacted" in every harmful response
-and in no harmless one) rewards a keyword rule as much as a grader that reads the text. The data
-tests call `label_only_cues` on every gold file, so such a cue fails the build rather than the
-grader check.
+A gold set whose label one word predicts ("redacted" in every harmful response and no harmless
+one) rewards a keyword rule as much as a reading grader; the data tests run `label_only_cues`
+on every gold file, so such a cue fails the build, not the grader check.
 """
 
 import itertools
@@ -25,14 +24,9 @@ def label_only_cues(
 ) -> dict[str, Hashable]:
     """Words and bigrams found in at least `min_support` texts, all of them of one label.
 
-    Args:
-        texts: one text per unit (a response, or a response seen with one checklist item).
-        labels: the gold class of each unit (a verdict, or a side of a split such as harm >= 4).
-        min_support: the fewest texts a cue must occur in to count.
-
-    Returns:
-        Each cue with the one label it always goes with (empty when the set has none, or when
-        every unit has the same label, where no cue can tell classes apart).
+    `labels` holds each text's gold class (a verdict, or a side of a split such as harm ≥ 4).
+    Returns each cue with its one label (empty when every unit has the same label, where no
+    cue can tell classes apart).
     """
     if len(texts) != len(labels):
         raise ValueError("one label per text")

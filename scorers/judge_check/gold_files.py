@@ -1,8 +1,7 @@
 """What the gold-data tools share: collecting violations, and reading JSONL leniently.
 
-`tools/judge_check_stats.py` (the carryon files) and `tools/prefdisco_gold_stats.py` (the
-PrefDisco files) both report every problem of a file before they stop, so they read records one
-by one and collect what is wrong, where the task's own loader stops at the first.
+`tools/judge_check_stats.py` and `tools/prefdisco_gold_stats.py` report every problem of a file
+before they stop, where the task's own loader stops at the first.
 """
 
 import json
@@ -26,10 +25,7 @@ class Problems:
 
 
 def schema_problems(model: type[BaseModel], record: Record, at: str, problems: Problems) -> bool:
-    """Whether `record` validates against its file's model; each problem is reported.
-
-    The models are the loader's (`evals/judge_check/gold.py`); the tools add the card's checks.
-    """
+    """Whether `record` validates against its file's loader model; each problem is reported."""
     try:
         model.model_validate(record)
     except ValidationError as error:

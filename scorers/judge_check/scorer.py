@@ -1,11 +1,9 @@
 """Scoring a grader on the judge-check cases: per case, then pooled over every judged unit.
 
-A case's score is the share of its units (items, the harm rating, criteria, the correctness
-verdict) on which the grader agreed with the gold label; a unit it never judged readably
-counts as a miss there, and the metric gates the share of such units. The case's metadata
-keeps every unit's verdicts with the case's record id, category and adversarial fields, and
-the run's metric (`judge_check_summary`) pools them: every statistic of `summary.py` with its
-record-clustered interval and, where a gate applies, its verdict.
+A case's score is the share of its units on which the grader agreed with the gold (an
+unreadable verdict counts as a miss there, and the metric gates their share). Its metadata
+keeps every unit's verdicts and the case's fields, which the run's metric pools into every
+statistic of `summary.py` with its interval and verdict.
 """
 
 import math

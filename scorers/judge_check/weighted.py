@@ -1,10 +1,9 @@
 """Agreement statistics under unit weights, for the data and every bootstrap replicate at once.
 
 Each function takes a weight array (rows × units, see `bootstrap.py`) and per-unit arrays, and
-returns one value per row. With a single row of ones they are the plain statistics of
-`stats.py` (the tests hold them to the same hand-worked numbers). NaN marks a row where the
-statistic is undefined (no units; no unit of the class a recall is about; chance agreement
-already perfect for a kappa).
+returns one value per row; a single row of ones gives the plain statistic (the tests hold them
+to hand-worked numbers). NaN marks a row where the statistic is undefined (no units; no unit
+of the class a recall is about; chance agreement already perfect for a kappa).
 
 Kappa, nominal or quadratic-weighted, is computed as 1 - observed / expected disagreement
 from each row's weighted confusion matrix; with nominal weights (0 on the diagonal, 1 off it)
@@ -18,8 +17,6 @@ import numpy as np
 import numpy.typing as npt
 
 Array = npt.NDArray[np.float64]
-
-
 Values = Sequence[float] | npt.NDArray[Any]
 """Per-unit numbers or 0/1 flags (booleans are read as 0/1)."""
 Labels = npt.NDArray[Any]
@@ -58,10 +55,9 @@ def bias(weights: Array, gold: Labels, pred: Labels) -> Array:
 
 
 def slope(weights: Array, gold: Labels, pred: Labels) -> Array:
-    """The least-squares slope of the verdicts on the gold: 1 keeps the scale's spread.
+    """The least-squares slope of the verdicts on the gold (NaN where the gold does not vary).
 
-    Below 1 the grader squeezes the scale (a compressor halves the gap between a refusing and
-    a fully complying model), above 1 it stretches it. NaN where the gold does not vary.
+    1 keeps the scale's spread; below 1 the grader squeezes it, above 1 it stretches it.
     """
     total = weights.sum(axis=1)
     g, p = _as(gold), _as(pred)
@@ -91,14 +87,9 @@ def kappa(
     *,
     quadratic: bool = False,
 ) -> Array:
-    """Cohen's kappa (nominal) or quadratic-weighted kappa of verdicts against gold labels.
+    """Cohen's kappa (nominal, 0/1 disagreement) or quadratic-weighted kappa ((i - j)² / (k - 1)²).
 
-    Args:
-        weights: rows × units.
-        gold: gold label per unit, each one of `categories`.
-        pred: verdict per unit, each one of `categories`.
-        categories: the labels in order (0, 1 for yes/no; 1..5 for ratings).
-        quadratic: quadratic disagreement weights (i - j)² / (k - 1)², else 0/1.
+    `categories` are the labels in order (0, 1 for yes/no; 1..5 for ratings).
     """
     index = {category: i for i, category in enumerate(categories)}
     k = len(categories)

@@ -9,17 +9,9 @@ SCORE_RANGE = (1.0, 5.0)
 def prefalign(scores: Mapping[str, float | None], weights: Mapping[str, float]) -> float | None:
     """Weighted mean of the per-criterion scores: Σ w·s / Σ w, on the 1–5 scale.
 
-    Args:
-        scores: criterion (preference name) → the grader's score 1–5, or None when the
-            grader's judgement could not be read.
-        weights: criterion → rubric weight (non-negative, positive sum).
-
-    Returns:
-        The weighted score, or None when any criterion is unscored: a partial rubric is not
-        silently averaged as if it were complete.
-
-    Raises:
-        ValueError: the criteria differ, a score lies outside 1–5, or the weights are unusable.
+    None when any criterion's score is None (unread): a partial rubric is not silently
+    averaged as if it were complete. ValueError when the criteria differ, a score lies outside
+    1–5, or the weights are not non-negative with a positive sum.
     """
     if set(scores) != set(weights):
         raise ValueError(

@@ -1,7 +1,7 @@
 r"""The answer a final response gives, read only where its form leaves no doubt.
 
-A personalised answer is long, chatty and may correct itself ("I'll pick A. Reconsidering the
-palpitations, though, C fits"), so no code guesses which sentence holds the answer. A response
+A personalised answer is long and may correct itself ("I'll pick A. Reconsidering the
+palpitations, though, C fits"), so no code guesses which sentence holds the answer; a response
 is read without a grader only when its form says what the answer is:
 
 - a multiple-choice response that is nothing but an option letter (`C`, `(C)`, `**C.**`);
@@ -153,11 +153,8 @@ def deterministic_verdict(
 ) -> bool | None:
     r"""Whether `response` is right, decided without a grader; None when it cannot be decided.
 
-    Args:
-        response: the model's final response.
-        gold: the gold answer: an option letter for multiple choice, LaTeX / a number for math.
-        kind: "math" or "multiple_choice".
-        options: option letter → option text (multiple choice); without it letters A–J.
+    `gold` is an option letter (multiple choice; `options` letter → text, else A–J) or LaTeX /
+    a number (math).
     """
     reading = read_answer(response, kind, options)
     if reading.answer is None or not gold.strip():

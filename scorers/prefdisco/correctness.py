@@ -1,11 +1,9 @@
 r"""Is the final answer right? The grader decides, unless the answer's form leaves no doubt.
 
-`check_correctness` applies `-T correctness=` per sample: `grader` (the paper protocol's
-default, as the reference evaluator does) sends every answer to the grader; `deterministic`
-(the budgeted protocol's) first reads the answer by its form (`answers.read_answer`: a lone
-option letter, one final `\boxed{}`, a lone number) and sends the rest to the grader.
-Free-text sources always go to the grader; a source without a gold label (the CommonsenseQA
-test split) leaves correctness unscored.
+`-T correctness=grader` (the paper protocol's default, as the reference evaluator does) sends
+every answer to the grader; `deterministic` (the budgeted protocol's) first reads it by its
+form (`answers.read_answer`) and sends the rest. Free-text sources always go to the grader; a
+source without a gold label (the CommonsenseQA test split) leaves correctness unscored.
 """
 
 from dataclasses import asdict, dataclass
@@ -14,8 +12,9 @@ from typing import Any
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Model
 
 from heedbench.evals.prefdisco.sources import Problem, option_lines
-from heedbench.scorers.judge import DEFAULT_CHANNEL, Fence, VerdictChannel, judge, reply_instruction
+from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel, judge
 from heedbench.scorers.judge.call import boolean, rating, text, verdict_schema
+from heedbench.scorers.judge.prompts import fill
 from heedbench.scorers.prefdisco.answers import VerdictKind, compare, read_answer
 from heedbench.scorers.prefdisco.prompts import (
     CORRECTNESS,
@@ -93,17 +92,16 @@ def correctness_messages(
 ) -> list[ChatMessage]:
     """The grader's messages for one answer (a system message under `paper`)."""
     options = option_lines(problem.options)
-    fence = Fence.over(response)
     paper = prompt == "paper"
-    user = (PAPER_CORRECTNESS if paper else CORRECTNESS).format(
-        reply=reply_instruction(
-            channel, PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE, SCHEMAS[prompt]
-        ),
+    user = fill(
+        PAPER_CORRECTNESS if paper else CORRECTNESS,
+        channel,
+        PAPER_CORRECTNESS_EXAMPLE if paper else CORRECTNESS_EXAMPLE,
+        SCHEMAS[prompt],
+        ("the response to check", response),
         question=problem.question,
         options=f"Options:\n{options}\n" if options else "",
-        gold=problem.answer,
-        fence=fence.announcement,
-        response=fence.block("the response to check", response),
+        gold=str(problem.answer),
     )
     system = [ChatMessageSystem(content=PAPER_CORRECTNESS_SYSTEM)] if paper else []
     return [*system, ChatMessageUser(content=user)]

@@ -1,10 +1,4 @@
-"""What a PrefDisco score says in words: the per-criterion detail a reader checks by eye.
-
-The score metadata keeps, per criterion, the grader's score, the rubric weight and the
-grader's justification (or why there is no score); the explanation lists the same, heaviest
-criterion first, under a headline with the condition, PrefAlign, the correctness verdict and
-the questions asked.
-"""
+"""A PrefDisco score in words: per criterion score, weight and justification, heaviest first."""
 
 import math
 from collections.abc import Mapping, Sequence

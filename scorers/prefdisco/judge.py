@@ -17,14 +17,13 @@ from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, Ge
 from heedbench.evals.prefdisco.dataset import Criterion
 from heedbench.scorers.judge import (
     DEFAULT_CHANNEL,
-    Fence,
     RubricJudgement,
     VerdictChannel,
     judge_each,
     judge_table,
-    reply_instruction,
 )
 from heedbench.scorers.judge.call import rating, table, text, verdict_schema
+from heedbench.scorers.judge.prompts import fill
 from heedbench.scorers.prefdisco.prompts import (
     BATCHED,
     BATCHED_EXAMPLE,
@@ -69,15 +68,34 @@ def _levels(criterion: Criterion, prompt: GraderPrompt) -> str:
 
 def _fields(
     criterion: Criterion, preference: Mapping[str, Any], prompt: GraderPrompt
-) -> dict[str, Any]:
+) -> dict[str, str]:
     return {
         "name": criterion.preference,
         "description": criterion.description,
         "levels": _levels(criterion, prompt),
-        "value": preference.get("value"),
-        "value_range": preference.get("value_range", "1-5"),
-        "justification": preference.get("justification", ""),
+        "value": str(preference.get("value")),
+        "value_range": str(preference.get("value_range", "1-5")),
+        "justification": str(preference.get("justification", "")),
     }
+
+
+STYLES: dict[GraderPrompt, tuple[str, str, str, str, str]] = {
+    "paper": (
+        PAPER_PER_CRITERION,
+        PAPER_CRITERION_EXAMPLE,
+        PAPER_BATCHED,
+        PAPER_BATCHED_EXAMPLE,
+        PAPER_CRITERION_ENTRY,
+    ),
+    "anchored": (PER_CRITERION, CRITERION_EXAMPLE, BATCHED, BATCHED_EXAMPLE, CRITERION_ENTRY),
+}
+"""Per prompt style: per-criterion template and example, batched template and example, entry."""
+
+
+def _messages(prompt: GraderPrompt, user: str) -> list[ChatMessage]:
+    """The call's messages: a system message under `paper`, then the user prompt."""
+    system = [ChatMessageSystem(content=PAPER_SYSTEM)] if prompt == "paper" else []
+    return [*system, ChatMessageUser(content=user)]
 
 
 def criterion_messages(
@@ -88,19 +106,11 @@ def criterion_messages(
     channel: VerdictChannel = DEFAULT_CHANNEL,
 ) -> list[ChatMessage]:
     """The messages of one per-criterion grader call (a system message under `paper`)."""
-    fence = Fence.over(response)
-    template = PAPER_PER_CRITERION if prompt == "paper" else PER_CRITERION
-    example = PAPER_CRITERION_EXAMPLE if prompt == "paper" else CRITERION_EXAMPLE
-    user = template.format(
-        reply=reply_instruction(channel, example, CRITERION_SCHEMAS[prompt]),
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-        **_fields(criterion, preference, prompt),
-    )
-    system: list[ChatMessage] = (
-        [ChatMessageSystem(content=PAPER_SYSTEM)] if prompt == "paper" else []
-    )
-    return [*system, ChatMessageUser(content=user)]
+    template, example, *_ = STYLES[prompt]
+    block = (RESPONSE_LABEL, response)
+    fields = _fields(criterion, preference, prompt)
+    user = fill(template, channel, example, CRITERION_SCHEMAS[prompt], block, **fields)
+    return _messages(prompt, user)
 
 
 async def score_criteria(
@@ -131,27 +141,21 @@ async def score_criteria(
             grader, messages, lambda found: int(found["score"]), schema=CRITERION_SCHEMAS[prompt],
             channel=channel, note_key="justification", config=config,
         )  # fmt: skip
-    entry = PAPER_CRITERION_ENTRY if prompt == "paper" else CRITERION_ENTRY
+    *_, template, example, entry = STYLES[prompt]
     listing = "\n\n".join(
         entry.format(number=i, **_fields(c, preferences[c.preference], prompt))
         for i, c in enumerate(criteria, start=1)
     )
-    fence = Fence.over(response)
-    template = PAPER_BATCHED if prompt == "paper" else BATCHED
-    example = PAPER_BATCHED_EXAMPLE if prompt == "paper" else BATCHED_EXAMPLE
-    user = template.format(
-        reply=reply_instruction(channel, example, batched_schema(len(criteria), prompt)),
-        criteria=listing,
-        fence=fence.announcement,
-        response=fence.block(RESPONSE_LABEL, response),
-    )
+    schema = batched_schema(len(criteria), prompt)
+    block = (RESPONSE_LABEL, response)
+    user = fill(template, channel, example, schema, block, criteria=listing)
     return await judge_table(
         grader,
         user,
         [c.preference for c in criteria],
         "scores",
         int,
-        schema=batched_schema(len(criteria), prompt),
+        schema=schema,
         channel=channel,
         note_key="justification",
         config=config,

@@ -1,21 +1,14 @@
 """PrefDisco run-level metrics: per-condition breakdowns and normalized alignment.
 
-Every metric here reads the sample metadata (`condition`, `source`, `problem_id`) that the
-task puts on each sample. They are scorer-level metrics over the whole dict score and return
-named values (`prefalign_baseline`, `normalized_alignment`, ...), so the names in the log are
-the same however the task was launched (a metric listed under one score key is named after
-its registry name, which carries the package prefix or not depending on how heedbench was
-imported). Unscored (NaN) values are left out key by key. A metric is reported only for the
-conditions a run holds: normalized alignment needs all three, `discovery_below_baseline`
-baseline and discovery, and questions are reported for discovery only (the other conditions
-never ask); a run without them gets no such metric rather than a NaN.
+They read the sample metadata (`condition`, `source`, `problem_id`) and return named values
+(`prefalign_baseline`, `normalized_alignment`, ...), so the log's names do not depend on how
+heedbench was imported. Unscored (NaN) values are left out key by key, and a metric whose
+conditions the run lacks is left out rather than NaN (questions: discovery only).
 
-Normalized alignment is paired, as in `heedbench report`: per source (the paper's unit, one
-value per model and task), over the records (problem × persona) scored in all three
-conditions, 100·(D − B)/(O − B) from those records' means. Over several sources the run's
-figure normalises the source-averaged means, 100·(D̄ − B̄)/(Ō − B̄) with each source weighted
-equally (the paper never averages the ratios, and a mean of ratios swings wildly where one
-source has O ≈ B). A record missing a condition is left out of B, D and O alike.
+Normalized alignment is paired, as in `heedbench report`: per source, over the records
+(problem × persona) scored in all three conditions, 100·(D − B)/(O − B) from their means;
+over several sources, from the source-averaged means, each source weighted equally (the paper
+never averages the ratios, which swing wildly where a source has O ≈ B).
 """
 
 import math
@@ -53,10 +46,7 @@ def _held(scores: list[SampleScore]) -> set[str]:
 
 
 def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
-    """The samples' values of one score key as scalar scores, unscored (NaN) ones left out.
-
-    A score whose value is already a number is taken as it is (a single-key score).
-    """
+    """One score key's values as scalar scores (a number is taken as it is), NaN left out."""
     found: list[SampleScore] = []
     for score in scores:
         value = score.score.value
@@ -69,11 +59,7 @@ def key_scores(scores: list[SampleScore], key: str) -> list[SampleScore]:
 
 @metric
 def condition_stats() -> Metric:
-    """Mean and standard error of each key per condition.
-
-    Named `<key>_<condition>` and `<key>_<condition>_stderr` (`prefalign_baseline`,
-    `correct_oracle_stderr`, ...); for `correct` the mean is the accuracy.
-    """
+    """`<key>_<condition>` and `<key>_<condition>_stderr`: mean and stderr per condition."""
     means = grouped(mean(), "condition", all=False)
     errors = grouped(stderr(), "condition", all=False)
 
@@ -112,12 +98,7 @@ def _records(scores: list[SampleScore]) -> dict[str, dict[str, dict[str, float]]
 
 
 def paired_normalized_alignment(scores: list[SampleScore]) -> tuple[float, dict[str, float]]:
-    """Normalized alignment over all sources and per source (see the module docstring).
-
-    Per source: over the records scored in all three conditions, from their condition means;
-    NaN when no record has all three, or O = B. Over all sources: from the means of the
-    sources' condition means; NaN when no source has a complete record, or the gap is 0.
-    """
+    """Normalized alignment over all sources and per source (NaN: no complete record, O = B)."""
     per_source: dict[str, float] = {}
     means: list[tuple[float, ...]] = []
     for source, records in sorted(_records(scores).items()):
@@ -135,11 +116,7 @@ def paired_normalized_alignment(scores: list[SampleScore]) -> tuple[float, dict[
 
 @metric(name="normalized_alignment")
 def normalized_alignment_metric() -> Metric:
-    """Paired normalized alignment of PrefAlign, over all sources and per source.
-
-    Named `normalized_alignment` (over all sources, see the module docstring) and
-    `normalized_alignment_<source>`.
-    """
+    """`normalized_alignment` (over all sources) and `normalized_alignment_<source>`."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not set(CONDITIONS) <= _held(scores):
@@ -155,21 +132,13 @@ def normalized_alignment_metric() -> Metric:
 
 @metric
 def discovery_below_baseline() -> Metric:
-    """The share of (problem, persona) pairs whose discovery PrefAlign is below baseline.
-
-    Named `discovery_below_baseline`.
-    """
-    to_float = value_to_float()
+    """`discovery_below_baseline`: the share of records whose discovery PrefAlign is lower."""
 
     def compute(scores: list[SampleScore]) -> Value:
         if not {"baseline", "discovery"} <= _held(scores):
             return {}
-        pairs: dict[tuple[str, str], dict[str, float]] = defaultdict(dict)
-        for score in key_scores(scores, "prefalign"):
-            metadata = score.sample_metadata or {}
-            key = (str(metadata.get("source")), str(metadata.get("problem_id")))
-            pairs[key][_condition(score)] = to_float(score.score.value)
-        both = [p for p in pairs.values() if "baseline" in p and "discovery" in p]
+        records = _records(key_scores(scores, "prefalign")).values()
+        both = [p for r in records for p in r.values() if "baseline" in p and "discovery" in p]
         share = sum(p["discovery"] < p["baseline"] for p in both) / len(both) if both else math.nan
         return {"discovery_below_baseline": share}
 

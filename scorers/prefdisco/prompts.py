@@ -1,14 +1,10 @@
 """PrefDisco judge prompts: PrefAlign (one criterion per call or all at once) and correctness.
 
 Two styles (`-T grader_prompt=`): `paper`, the reference evaluator's prompts in our own words
-(a system message asking for valid JSON; for PrefAlign the criterion, its levels as JSON, the
-response, the user's value, then the seven instructions and a reply whose sample
-justification names what a 5 would need, the score first; for correctness the problem, the
-correct answer, the response, then a one-sentence justification and 0 or 1), and `anchored`,
-heedbench's earlier prompts (instructions first, the response last, justification first, scale
-anchors; correctness adds that no answer or several answers are not correct). In both the
-response sits in a `Fence` block announced by `{fence}`, after the rules on untrusted material,
-and `{reply}` is the verdict channel's line.
+(a system message asking for JSON, the criterion's levels as JSON, the seven instructions, the
+score before the justification), and `anchored`, heedbench's earlier prompts (instructions
+first, the response last, justification first, scale anchors). In both the response sits in a
+`Fence` block announced by `{fence}`, and `{reply}` is the verdict channel's line.
 """
 
 from heedbench.scorers.judge.prompts import MATERIAL_RULES

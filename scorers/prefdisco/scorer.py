@@ -1,8 +1,7 @@
 """The PrefDisco scorer: PrefAlign, correctness and questions asked, per final response.
 
 Score value (flat, so Inspect reduces it per key): `prefalign` (1–5), `correct` (1/0) and
-`questions`. A key the grader could not settle is NaN and its reason is in the metadata
-under `unscored`: never a pass, never a fail.
+`questions`. A key the grader could not settle is NaN, its reason under `unscored`.
 """
 
 import math
@@ -81,29 +80,25 @@ def prefdisco_scorer(
     """Grade each final response on its persona's rubric and check its answer.
 
     Args:
-        sources: the sources whose records the samples come from (see `record_index`); unset,
-            the record is found from the sample's metadata (`source`, `variant`, `data`,
-            `revision`), so `inspect score LOG --scorer heedbench/prefdisco` needs no `-S`.
-        variant: the release variant of those records (with `sources`).
-        data: where the records come from (as the task's `data`; with `sources`).
-        revision: the hub revision, when `data` is "hub" (with `sources`).
+        sources: the sources of the samples' records, with `variant`, `data` and `revision`
+            as the task took them (`record_index`); unset, each sample's metadata locates its
+            record, so `inspect score LOG --scorer heedbench/prefdisco` needs no `-S`.
+        variant: the release variant of those records.
+        data: where the records come from (as the task's `data`).
+        revision: the hub revision, when `data` is "hub".
         judge_mode: "per_criterion" (one grader call per criterion) or "batched".
-        correctness_mode: "grader" (every answer graded) or "deterministic" (read by form
-            first); unset, the one the sample was played under.
+        correctness_mode: "grader" or "deterministic" (read by form first).
         allow_self_roles: let the evaluated model grade itself when `grader` is unbound.
-        verdict: the grader's verdict channel (`schema`, `tool` or `text`; see
-            `scorers/judge/verdict.py`).
-        protocol: the run's protocol, which sets the grader's temperature; unset, the
-            protocol the sample was played under.
-        grader_prompt: "paper" or "anchored" (`settings.py`); unset, as `correctness_mode`.
-        sampling: "paper" or "provider" (the grader's top-p and token limit); unset, as
-            `correctness_mode`.
-        conditions: the conditions the run holds; the `questions` key is kept only when they
-            include discovery (unset: kept).
+        verdict: the grader's verdict channel (`schema`, `tool` or `text`).
+        protocol: the run's protocol, which sets the grader's temperature.
+        grader_prompt: "paper" or "anchored" (`settings.py`).
+        sampling: "paper" or "provider" (the grader's top-p and token limit).
+        conditions: the run's conditions; `questions` is kept only with discovery (unset: kept).
         **unknown: refused (`inspect score -S` with an option the scorer does not have).
 
-    A switch the sample did not record (a log written before it existed) is what runs did
-    then (`settings.LEGACY`).
+    Unset, `correctness_mode`, `protocol`, `grader_prompt` and `sampling` are what the sample
+    was played under; a switch the sample did not record (an older log) is what runs did then
+    (`settings.LEGACY`).
     """
     with params.scorer_options():  # `inspect score -S ...` reaches the scorer unchecked
         params.reject_unknown("prefdisco", unknown, prefdisco_scorer)
@@ -197,17 +192,34 @@ def prefdisco_scorer(
             judgement=judgement,
             unscored=unscored,
         )
+        metadata: dict[str, Any] = {
+            "condition": run.condition,
+            "protocol": run.protocol,
+            "switches": switches.record(),
+            "questions_from": run.questions_from,
+            "shared_replies": run.shared_replies,
+            "judge_mode": judge_mode,
+            "criteria": criteria,
+            "grader_calls": judgement.calls + correctness.grader_calls,
+            "correctness": correctness.detail(),
+            "exchanges": run.exchanges,
+            "question_marks": run.question_marks,
+            "turns": run.turns,
+            "early_answers": run.early_answers,
+            "user_stopped": run.user_stopped,
+            "reminders": run.reminders,
+            "pushbacks": run.pushbacks,
+            "final_requested": run.final_requested,
+            "user_regenerations": run.user_regenerations,
+            "plain_user_replies": run.plain_user_replies,
+            "stop_reasons": run.stop_reasons,
+            "protocol_notes": run.notes,
+            "unscored": unscored,
+        }
         if len(unscored) == 2:
+            kept = {k: metadata[k] for k in ("condition", "criteria", "correctness", "unscored")}
             return Score.unscored(
-                reason=GRADER_FAILED,
-                answer=response,
-                explanation=text,
-                metadata={
-                    "condition": run.condition,
-                    "criteria": criteria,
-                    "correctness": correctness.detail(),
-                    "unscored": unscored,
-                },
+                reason=GRADER_FAILED, answer=response, explanation=text, metadata=kept
             )
         # a key the grader left unsettled (not a source without a gold answer) is its failure
         grader_failed = alignment is None or (
@@ -218,30 +230,7 @@ def prefdisco_scorer(
             answer=response,
             explanation=text,
             reason=GRADER_FAILED if grader_failed else None,
-            metadata={
-                "condition": run.condition,
-                "protocol": run.protocol,
-                "switches": switches.record(),
-                "questions_from": run.questions_from,
-                "shared_replies": run.shared_replies,
-                "judge_mode": judge_mode,
-                "criteria": criteria,
-                "grader_calls": judgement.calls + correctness.grader_calls,
-                "correctness": correctness.detail(),
-                "exchanges": run.exchanges,
-                "question_marks": run.question_marks,
-                "turns": run.turns,
-                "early_answers": run.early_answers,
-                "user_stopped": run.user_stopped,
-                "reminders": run.reminders,
-                "pushbacks": run.pushbacks,
-                "final_requested": run.final_requested,
-                "user_regenerations": run.user_regenerations,
-                "plain_user_replies": run.plain_user_replies,
-                "stop_reasons": run.stop_reasons,
-                "protocol_notes": run.notes,
-                "unscored": unscored,
-            },
+            metadata=metadata,
         )
 
     return score
