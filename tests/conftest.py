@@ -6,6 +6,15 @@ from typing import Any
 
 import pytest
 
+
+@pytest.fixture(autouse=True)
+def cache_folder(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Every test keeps reference rows and figures in the session's cache, not the user's."""
+    folder = tmp_path_factory.getbasetemp() / "heedbench-cache"
+    monkeypatch.setenv("HEEDBENCH_CACHE_DIR", str(folder))
+    return folder
+
+
 collect_ignore_glob = [] if sys.version_info >= (3, 11) else ["*/test_metric_epochs.py"]
 """pytest-inspect-evals, which those tests use, needs Python 3.11."""
 

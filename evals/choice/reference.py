@@ -53,6 +53,7 @@ from inspect_ai.model import get_model
 from heedbench.evals.choice.dataset import choice_dataset, pool_of, resolve_data_dir
 from heedbench.evals.choice.task import DEFAULT_TEMPLATE, resolve_template
 from heedbench.models.chance import chance_reply
+from heedbench.paths import cache_dir
 from heedbench.preference import StrictPair, WeakOrder, rank_map, restrict, strict_pairs
 from heedbench.scorers.choice.context_blind import (
     BLIND_ORDER,
@@ -86,7 +87,6 @@ EXACT_EXPECTATION = ("pointwise", "listwise", "pairwise_test")
 """Designs whose expected score under uniformly random answers has a closed form."""
 WEATHER = ("temperature", "precipitation", "sky")
 """The factors a weather forecast gives: read together by the `weather` chooser."""
-CACHE_ENV = "HEEDBENCH_CACHE_DIR"
 SIMULATING = (
     "heedbench.models.chance",
     "heedbench.scorers.choice.scorer",
@@ -377,14 +377,6 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def cache_dir() -> Path:
-    """Where simulated chance rows are kept: `HEEDBENCH_CACHE_DIR`, else the user cache."""
-    found = os.environ.get(CACHE_ENV)
-    if found:
-        return Path(found)
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedbench" / "choice"
-
-
 def _cached(
     kind: str, key: dict[str, Any], samples: list[Sample], compute: Callable[[], list[ReferenceRow]]
 ) -> list[ReferenceRow]:
@@ -429,7 +421,7 @@ def chance_row(
 
     `samples` and `seed` must be those of the run being matched (`choice_dataset(data, n,
     seed)` and `-T seed`): the presentation order and the prompts follow from them. The
-    simulation is cached (see `cache_dir`).
+    simulation is cached (see `heedbench.paths.cache_dir`).
     """
     settings: dict[str, Any] = {
         "method": method, "template": resolve_template(method, template), "seed": seed,

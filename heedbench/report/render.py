@@ -6,17 +6,32 @@ tables, raw HTML off so no cell can inject markup), so emphasis, escaping and ta
 mean the same in both files. A table wider than the page scrolls inside itself and long words
 (log paths) wrap, so the page never scrolls sideways (tests/report/test_render.py measures it
 in headless Chromium).
+
+A figure is data (`figures.Figure`), so the PNG drawn from it is kept in the cache folder
+(`heedbench.paths.cache_dir`) keyed by that data, the drawing code and matplotlib's version:
+a repeated report redraws only the figures whose numbers changed (drawing is most of a warm
+report's time).
 """
 
+import contextlib
+import hashlib
+import json
+import os
+import shutil
 from collections.abc import Sequence
+from dataclasses import asdict
+from importlib.metadata import version
 from pathlib import Path
 from string import Template
+from typing import Any
 
 import pandas as pd
 from markdown_it import MarkdownIt
 
+from heedbench.paths import cache_dir
+from heedbench.report import figures
 from heedbench.report.document import Section, Table
-from heedbench.report.figures import draw
+from heedbench.report.figures import Figure, draw
 
 _PAGE = Template("""<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>heedbench report</title>
@@ -77,9 +92,30 @@ def write_report(sections: Sequence[Section], out: Path) -> None:
     """Write report.md, report.html and the PNGs into `out`."""
     out.mkdir(parents=True, exist_ok=True)
     for figure in (figure for section in sections for figure in section.figures):
-        draw(figure, out / figure.name)
+        _draw_or_reuse(figure, out / figure.name)
     (out / "report.md").write_text(markdown(sections, figures=True), encoding="utf-8")
     (out / "report.html").write_text(html_page(sections, figures=True), encoding="utf-8")
+
+
+def _plain(value: Any) -> Any:
+    return value.tolist() if hasattr(value, "tolist") else repr(value)  # numpy values whole
+
+
+def _draw_or_reuse(figure: Figure, path: Path) -> None:
+    """Draw `figure` into `path`, or copy the PNG drawn before from the same figure and code."""
+    code = Path(figures.__file__).read_bytes() + version("matplotlib").encode()
+    data = json.dumps(asdict(figure), sort_keys=True, default=_plain).encode()
+    key = hashlib.sha256(hashlib.sha256(code).digest() + data).hexdigest()[:32]
+    kept = cache_dir() / f"figure-{key}.png"
+    if kept.is_file():
+        shutil.copyfile(kept, path)
+        return
+    draw(figure, path)
+    with contextlib.suppress(OSError):  # a read-only cache only costs the next call a drawing
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        partial = kept.with_suffix(f".{os.getpid()}.part")
+        shutil.copyfile(path, partial)
+        partial.replace(kept)  # whole or not at all, for concurrent reports
 
 
 def terminal_summary(sections: Sequence[Section]) -> str:

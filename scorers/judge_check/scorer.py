@@ -28,6 +28,15 @@ from heedbench.scorers.judge_check.summary import metric_values, summarise
 from heedbench.solvers.judge_check.solver import JudgeCheckRun
 
 
+def shown(value: float) -> float:
+    """A case's agreement to four significant digits, as the viewer shows it.
+
+    Only for reading: the run's metric pools every unit's verdicts from the metadata, never
+    these values, so it keeps full precision.
+    """
+    return float(f"{value:.4g}")
+
+
 @metric(name="judge_check_summary")
 def judge_check_summary() -> Metric:
     """Every pooled statistic of the run with its interval and verdict (`metric_values`)."""
@@ -49,7 +58,7 @@ def judge_check_epochs() -> ScoreReducer:
         values = [float(s.value) for s in scores if isinstance(s.value, int | float)]
         values = [v for v in values if not math.isnan(v)]
         return Score(
-            value=fmean(values) if values else math.nan,
+            value=shown(fmean(values)) if values else math.nan,
             explanation=scores[0].explanation,
             metadata=merge_epochs([s.metadata or {} for s in scores]),
         )
@@ -83,6 +92,7 @@ def judge_check_scorer() -> Scorer:
         explanation = f"{agreed}/{len(run.units)} verdicts match the gold"
         if failures:
             explanation += f"; {len(failures)} unjudged ({failures[0]})"
-        return Score(value=agreed / len(run.units), explanation=explanation, metadata=metadata)
+        value = shown(agreed / len(run.units))
+        return Score(value=value, explanation=explanation, metadata=metadata)
 
     return score

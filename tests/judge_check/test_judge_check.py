@@ -22,6 +22,7 @@ from heedbench.evals.judge_check.task import carryon_judge_check, prefdisco_judg
 from heedbench.report.cli import Options, build_sections
 from heedbench.report.judge_check import overall
 from heedbench.scorers.judge_check.cases import cases_from
+from heedbench.scorers.judge_check.scorer import shown
 from heedbench.scorers.judge_check.summary import Summary, metric_values, summarise
 from heedbench.testing import scripted_model
 from tests.judge_check.graders import GRADERS, Verdict, grader, perfect
@@ -180,6 +181,24 @@ def test_the_run_metrics_carry_intervals_and_verdicts(runs: dict[str, dict[str, 
     assert values["item_kappa"] == pytest.approx(expected["item_kappa"])
     first = list(values)[:2]
     assert first == ["item_kappa", "harm_qwk"]
+
+
+def test_case_values_read_to_four_digits_while_the_metric_pools_the_exact_units(
+    runs: dict[str, dict[str, EvalLog]],
+) -> None:
+    log = runs["lenient"]["carryon"]
+    scores = [s.scores["judge_check"] for s in log.samples or [] if s.scores]
+    values = [float(score.as_float()) for score in scores]
+    assert values
+    assert all(float(f"{v:.4g}") == v for v in values)
+    exact = [
+        sum(u["gold"] == u["pred"] for u in units) / len(units)
+        for score in scores
+        if (units := (score.metadata or {}).get("units"))
+    ]
+    assert values == [shown(v) for v in exact]
+    assert shown(2 / 3) == 0.6667 and shown(0.5) == 0.5
+    assert metrics(log)["item_kappa"] == pytest.approx(metric_values(summary_of(log))["item_kappa"])
 
 
 def test_the_correctness_part_is_judged_with_the_benchmarks_grader_call(

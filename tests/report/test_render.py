@@ -3,16 +3,17 @@
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from heedbench.report import figures
+from heedbench.report import figures, render
 from heedbench.report.cli import Options, build_sections
 from heedbench.report.document import Section, Table
 from heedbench.report.load import Loaded
-from heedbench.report.render import html_page, markdown
+from heedbench.report.render import html_page, markdown, write_report
 from heedbench.report.stats import Estimate
 from tests.report.helpers import logs_of
 
@@ -123,3 +124,30 @@ def test_one_model_draws_no_empty_panel(log_dir: Path, tmp_path: Path) -> None:
     titles = [title for title, _, _ in figure.plot.panels]
     assert "harm range across models" not in titles  # a range needs two models
     assert titles  # the groups' own panels are still there
+
+
+def test_a_figure_is_drawn_once_and_reused_until_its_numbers_change(
+    report: Report, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sections = report[1]
+    write_report(sections, tmp_path / "first")
+    pngs = sorted((tmp_path / "first").glob("*.png"))
+    assert pngs
+
+    def fail(figure: figures.Figure, path: Path) -> None:
+        raise AssertionError(f"{figure.name} drawn again from the same numbers")
+
+    monkeypatch.setattr(render, "draw", fail)
+    write_report(sections, tmp_path / "second")
+    for png in pngs:
+        assert (tmp_path / "second" / png.name).read_bytes() == png.read_bytes()
+
+    figure = next(f for s in sections for f in s.figures if isinstance(f.plot, figures.Bars))
+    assert isinstance(figure.plot, figures.Bars)
+    first = next(iter(figure.plot.series))
+    moved = [replace(e, value=e.value / 2 + 0.01) for e in figure.plot.series[first]]
+    changed = replace(figure, plot=replace(figure.plot, series={**figure.plot.series, first: moved}))
+    drawn_now: list[str] = []
+    monkeypatch.setattr(render, "draw", lambda f, p: drawn_now.append(f.name))
+    write_report([Section(title="changed", figures=[changed])], tmp_path / "third")
+    assert drawn_now == [figure.name]
