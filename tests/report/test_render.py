@@ -146,7 +146,9 @@ def test_a_figure_is_drawn_once_and_reused_until_its_numbers_change(
     assert isinstance(figure.plot, figures.Bars)
     first = next(iter(figure.plot.series))
     moved = [replace(e, value=e.value / 2 + 0.01) for e in figure.plot.series[first]]
-    changed = replace(figure, plot=replace(figure.plot, series={**figure.plot.series, first: moved}))
+    changed = replace(
+        figure, plot=replace(figure.plot, series={**figure.plot.series, first: moved})
+    )
     drawn_now: list[str] = []
     monkeypatch.setattr(render, "draw", lambda f, p: drawn_now.append(f.name))
     write_report([Section(title="changed", figures=[changed])], tmp_path / "third")
