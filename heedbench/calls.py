@@ -21,7 +21,7 @@ verdict in any family. Every returned output's stop reason is kept by the caller
 
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from inspect_ai.model import (
     CachePolicy,
@@ -36,6 +36,8 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import collect
 
 T = TypeVar("T")
+A = TypeVar("A")
+B = TypeVar("B")
 CallRole = Literal["target", "user", "grader"]
 FailureKind = Literal["no_choices", "empty", "provider_error", "content_filter", "context_length"]
 
@@ -190,3 +192,9 @@ async def collect_calls(*calls: Awaitable[T]) -> list[T]:
         if len(leaves) > 1 and hasattr(first, "add_note"):
             first.add_note(f"({len(leaves) - 1} other concurrent call(s) failed as well)")
         raise first from first.__cause__
+
+
+async def collect_two(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """`collect_calls` of two calls whose results differ in type, each result typed."""
+    both: list[Any] = await collect_calls(first, second)
+    return both[0], both[1]

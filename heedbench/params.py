@@ -117,6 +117,11 @@ def one_of(name: str, value: Any, allowed: Iterable[Name]) -> Name:
     raise _fail(name, f"one of {', '.join(choices)}", value)
 
 
+def optional_one_of(name: str, value: Any, allowed: Iterable[Name]) -> Name | None:
+    """As `one_of`, with None (unset) allowed."""
+    return None if value is None else one_of(name, value, allowed)
+
+
 def names(name: str, value: Any, allowed: Iterable[Name]) -> tuple[Name, ...]:
     """A non-empty list of allowed names: a list, or one comma-separated string."""
     items = value.split(",") if isinstance(value, str) else value

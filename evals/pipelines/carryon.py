@@ -28,7 +28,7 @@ from heedbench.evals.carryon.dataset import SAFETY_CATEGORIES
 from heedbench.evals.pipelines.logs import BuiltSample, read_build_samples
 from heedbench.jsonl import Text, read_models
 from heedbench.roles import check_roles_at_build
-from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL, VerdictChannel
 from heedbench.scorers.pipelines.checks import candidates_built, checklist_built
 from heedbench.solvers.pipelines.carryon_steps import (
     EXTRACTOR,
@@ -105,7 +105,7 @@ def carryon_candidates(
     data: str | None = None,
     generators: str = "generator",
     category: str = CATEGORY_ALL,
-    verdict: str = DEFAULT_CHANNEL,
+    verdict: VerdictChannel = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """CarryOn build, step 1: generator answers (intent known) and their candidate items.
@@ -201,7 +201,7 @@ def gather_extractions(
 def carryon_checklist(
     *,
     candidates: str | None = None,
-    verdict: str = DEFAULT_CHANNEL,
+    verdict: VerdictChannel = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """CarryOn build, step 2: merge every generator's candidates and refine the checklist.

@@ -24,7 +24,7 @@ from heedbench.evals.pipelines.logs import newest, read_build_samples
 from heedbench.evals.pipelines.problems import HUB, draw_problems, read_rows
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.roles import check_roles_at_build
-from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL
+from heedbench.scorers.judge import CHANNELS, DEFAULT_CHANNEL, VerdictChannel
 from heedbench.scorers.judge.call import JudgementError
 from heedbench.scorers.pipelines.checks import persona_built, profile_built
 from heedbench.solvers.pipelines.prefdisco_checks import (
@@ -49,7 +49,7 @@ class PrefDiscoBuildError(InputError):
 
 @task
 def prefdisco_personas(
-    *, count: int = 10, seed: int = 0, verdict: str = DEFAULT_CHANNEL, **unknown: Any
+    *, count: int = 10, seed: int = 0, verdict: VerdictChannel = DEFAULT_CHANNEL, **unknown: Any
 ) -> Task:
     """PrefDisco build, step 1: a persona library (role `generator`).
 
@@ -139,7 +139,7 @@ def prefdisco_profiles(
     expertise_max: int = 3,
     seed: int | None = None,
     diversity: float = DEFAULT_DIVERSITY,
-    verdict: str = DEFAULT_CHANNEL,
+    verdict: VerdictChannel = DEFAULT_CHANNEL,
     **unknown: Any,
 ) -> Task:
     """PrefDisco build, step 2: preference profiles and rubrics per problem × persona.
@@ -149,8 +149,7 @@ def prefdisco_profiles(
     Args:
         personas: comma-separated `prefdisco_personas` log files or folders, or JSON files
             holding a list of personas.
-        source: the source benchmark (math, aime, medqa, commonsenseqa, socialiqa, logiqa,
-            simpleqa, mascqa, scienceqa, mmlu).
+        source: the source benchmark (a source of evals/prefdisco/sources.py).
         problems: a JSONL file of rows in the source's own schema, or `hub` to read the
             source's hub dataset (needs the network and -T revision).
         revision: the hub commit to pin (required with problems=hub).

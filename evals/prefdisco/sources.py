@@ -50,14 +50,18 @@ class Source:
     """False: the released split has no gold labels (CommonsenseQA test), correctness unscored."""
     in_5k: bool = False
     """Part of the release's 5k variant."""
+    context: str = "question"
+    """The `problem_context` the build writes into every preference of the source's records."""
 
 
 SOURCE_LIST = (
-    Source("math", "math", "problem", "answer", Hub("HuggingFaceH4/MATH-500", "test", 111)),
+    Source("math", "math", "problem", "answer", Hub("HuggingFaceH4/MATH-500", "test", 111),
+           context="math problem"),
     Source("aime", "math", "Question", "Answer", Hub("gneubig/aime-1983-2024", "train", 222),
-           in_5k=True),
+           in_5k=True, context="math problem"),
     Source("medqa", "choice", "question", "answer_idx",
-           Hub("GBaker/MedQA-USMLE-4-options", "test", 888), options="options", in_5k=True),
+           Hub("GBaker/MedQA-USMLE-4-options", "test", 888), options="options", in_5k=True,
+           context="medical consultation as a patient caretaker"),
     Source("commonsenseqa", "choice", "question", "answerKey",
            Hub("tau/commonsense_qa", "test", 999), options="choices", has_gold=False, in_5k=True),
     Source("socialiqa", "choice", "question", "label",

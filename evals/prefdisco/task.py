@@ -239,8 +239,7 @@ def prefdisco(
              "user_format": user_format, "sampling": sampling, "reasoning": reasoning,
              "markers": markers}  # fmt: skip
     chosen: dict[str, Any] = {
-        name: None if value is None else params.one_of(name, value, CHOICES[name])
-        for name, value in given.items()
+        name: params.optional_one_of(name, value, CHOICES[name]) for name, value in given.items()
     }
     chosen["share_baseline"] = (
         None if share_baseline is None else params.flag("share_baseline", share_baseline)

@@ -6,13 +6,13 @@ Score value (flat, so Inspect reduces it per key): `prefalign` (1–5), `correct
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any, cast, get_args
+from typing import Any, get_args
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from heedbench import params
-from heedbench.calls import collect_calls
+from heedbench.calls import collect_two
 from heedbench.evals.prefdisco.dataset import (
     PrefDiscoRecord,
     Variant,
@@ -20,17 +20,15 @@ from heedbench.evals.prefdisco.dataset import (
     record_key,
 )
 from heedbench.evals.prefdisco.sources import SOURCES
-from heedbench.params import Name
 from heedbench.scorers.judge import (
     CHANNELS,
     DEFAULT_CHANNEL,
-    RubricJudgement,
     VerdictChannel,
     role_model,
 )
 from heedbench.scorers.judge.call import GRADER_FAILED
 from heedbench.scorers.prefdisco.alignment import prefalign
-from heedbench.scorers.prefdisco.correctness import Correctness, check_correctness
+from heedbench.scorers.prefdisco.correctness import check_correctness
 from heedbench.scorers.prefdisco.explain import criteria_detail, explanation
 from heedbench.scorers.prefdisco.judge import JudgeMode, score_criteria
 from heedbench.scorers.prefdisco.metrics import (
@@ -50,6 +48,12 @@ from heedbench.solvers.prefdisco.settings import (
     role_config,
 )
 from heedbench.solvers.prefdisco.solver import PrefDiscoRun
+
+RUN_DETAIL = (
+    "exchanges", "question_marks", "turns", "early_answers", "user_stopped", "reminders",
+    "pushbacks", "final_requested", "user_regenerations", "plain_user_replies", "stop_reasons",
+)  # fmt: skip
+"""What the solver recorded of the conversation, kept in the score's metadata as it is."""
 
 
 @scorer(
@@ -106,16 +110,20 @@ def prefdisco_scorer(
             sources = params.names("sources", sources, SOURCES)
         if conditions is not None:
             conditions = params.names("conditions", conditions, CONDITIONS)
-        variant = _optional("variant", variant, get_args(Variant))
+        variant = params.optional_one_of("variant", variant, get_args(Variant))
         data = params.optional_text("data", data)
         revision = params.optional_text("revision", revision)
         judge_mode = params.one_of("judge_mode", judge_mode, get_args(JudgeMode))
         verdict = params.one_of("verdict", verdict, CHANNELS)
         allow_self_roles = params.flag("allow_self_roles", allow_self_roles)
-        protocol = _optional("protocol", protocol, get_args(Protocol))
-        correctness_mode = _optional("correctness_mode", correctness_mode, CHOICES["correctness"])
-        grader_prompt = _optional("grader_prompt", grader_prompt, CHOICES["grader_prompt"])
-        sampling = _optional("sampling", sampling, CHOICES["sampling"])
+        protocol = params.optional_one_of("protocol", protocol, get_args(Protocol))
+        correctness_mode = params.optional_one_of(
+            "correctness_mode", correctness_mode, CHOICES["correctness"]
+        )
+        grader_prompt = params.optional_one_of(
+            "grader_prompt", grader_prompt, CHOICES["grader_prompt"]
+        )
+        sampling = params.optional_one_of("sampling", sampling, CHOICES["sampling"])
     with_questions = conditions is None or "discovery" in conditions
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -129,44 +137,26 @@ def prefdisco_scorer(
                 explanation=run.failed,
                 metadata={"condition": run.condition, "exchanges": run.exchanges},
             )
-        played = cast(Protocol, protocol or run.protocol or "paper")
+        played: Protocol = protocol or run.protocol or "paper"
         given = {"correctness": correctness_mode, "grader_prompt": grader_prompt,
                  "sampling": sampling}  # fmt: skip
         switches = Switches(
             **{**LEGACY.record(), **run.switches, **{k: v for k, v in given.items() if v}}
         )
         grader, checker = (
-            role_model(
-                "grader",
-                allow_evaluated_model=allow_self_roles,
-                config=role_config(use, played, switches),
-            )
+            role_model("grader", allow_evaluated_model=allow_self_roles,
+                       config=role_config(use, played, switches))
             for use in ("grader", "correctness")
-        )
+        )  # fmt: skip
         record = _record(state.metadata, sources, variant, data, revision)
         response = run.final_response
-        results = await collect_calls(
-            score_criteria(
-                grader,
-                record.criteria,
-                record.preferences,
-                response,
-                mode=judge_mode,
-                channel=verdict,
-                prompt=switches.grader_prompt,
-            ),
-            check_correctness(
-                record.problem,
-                run.final_answer or response,
-                checker,
-                mode=switches.correctness,
-                channel=verdict,
-                prompt=switches.grader_prompt,
-                judged=response,
-            ),
-        )
-        judgement = cast(RubricJudgement[int], results[0])
-        correctness = cast(Correctness, results[1])
+        judgement, correctness = await collect_two(
+            score_criteria(grader, record.criteria, record.preferences, response,
+                           mode=judge_mode, channel=verdict, prompt=switches.grader_prompt),
+            check_correctness(record.problem, run.final_answer or response, checker,
+                              mode=switches.correctness, channel=verdict,
+                              prompt=switches.grader_prompt, judged=response),
+        )  # fmt: skip
         weights = {c.preference: c.weight for c in record.criteria}
         scores = {name: None if s is None else float(s) for name, s in judgement.values.items()}
         alignment = prefalign(scores, weights)
@@ -184,38 +174,17 @@ def prefdisco_scorer(
         }
         if with_questions:
             value["questions"] = run.questions
-        text = explanation(
-            run.condition,
-            value,
-            correctness=correctness,
-            criteria=criteria,
-            judgement=judgement,
-            unscored=unscored,
-        )
+        text = explanation(run.condition, value, correctness=correctness, criteria=criteria,
+                           judgement=judgement, unscored=unscored)  # fmt: skip
         metadata: dict[str, Any] = {
-            "condition": run.condition,
-            "protocol": run.protocol,
-            "switches": switches.record(),
-            "questions_from": run.questions_from,
-            "shared_replies": run.shared_replies,
-            "judge_mode": judge_mode,
-            "criteria": criteria,
+            "condition": run.condition, "protocol": run.protocol, "switches": switches.record(),
+            "questions_from": run.questions_from, "shared_replies": run.shared_replies,
+            "judge_mode": judge_mode, "criteria": criteria,
             "grader_calls": judgement.calls + correctness.grader_calls,
             "correctness": correctness.detail(),
-            "exchanges": run.exchanges,
-            "question_marks": run.question_marks,
-            "turns": run.turns,
-            "early_answers": run.early_answers,
-            "user_stopped": run.user_stopped,
-            "reminders": run.reminders,
-            "pushbacks": run.pushbacks,
-            "final_requested": run.final_requested,
-            "user_regenerations": run.user_regenerations,
-            "plain_user_replies": run.plain_user_replies,
-            "stop_reasons": run.stop_reasons,
-            "protocol_notes": run.notes,
+            **{key: getattr(run, key) for key in RUN_DETAIL}, "protocol_notes": run.notes,
             "unscored": unscored,
-        }
+        }  # fmt: skip
         if len(unscored) == 2:
             kept = {k: metadata[k] for k in ("condition", "criteria", "correctness", "unscored")}
             return Score.unscored(
@@ -234,10 +203,6 @@ def prefdisco_scorer(
         )
 
     return score
-
-
-def _optional(name: str, value: Any, allowed: Sequence[Name]) -> Name | None:
-    return None if value is None else params.one_of(name, value, allowed)
 
 
 def _record(

@@ -13,6 +13,7 @@ retries) is recorded under `failure`; a call that keeps glitching errors the sam
 """
 
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from inspect_ai.model import GenerateConfig
@@ -76,14 +77,10 @@ def answer_and_extract(
                 )
                 entry.update(answer=answer, stop_reason=stop)
                 items = await ask_json(
-                    extractor,
-                    extract_prompt(query, answer),
-                    read_candidates,
-                    schema=EXTRACT_SCHEMA,
-                    channel=channel,
-                    role=EXTRACTOR,
+                    extractor, extract_prompt(query, answer), read_candidates,
+                    schema=EXTRACT_SCHEMA, channel=channel, role=EXTRACTOR,
                     step=f"extract ({role}'s answer)",
-                )
+                )  # fmt: skip
             except StepFailed as failure:
                 entry["failure"] = str(failure)
                 continue
@@ -126,29 +123,18 @@ def merge_and_refine(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
             "candidates": [{**vars(c), "generators": list(c.generators)} for c in candidates],
         }
         state.store.set(PRODUCT, product)
+        ask = partial(ask_json, merger, channel=channel, role=MERGER)
         try:
-            merged = await ask_json(
-                merger,
-                merge_prompt(query, candidates),
-                lambda verdict: read_merge(verdict, candidates),
-                schema=MERGE_SCHEMA,
-                channel=channel,
-                role=MERGER,
-                step="merge",
-            )
+            merged = await ask(merge_prompt(query, candidates),
+                               lambda verdict: read_merge(verdict, candidates),
+                               schema=MERGE_SCHEMA, step="merge")  # fmt: skip
             product["merged"] = [
                 {**vars(i), "generators": list(i.generators), "sources": list(i.sources)}
                 for i in merged
             ]
-            refined = await ask_json(
-                merger,
-                refine_prompt(query, merged),
-                lambda verdict: read_refined(verdict, merged),
-                schema=REFINE_SCHEMA,
-                channel=channel,
-                role=MERGER,
-                step="refine",
-            )
+            refined = await ask(refine_prompt(query, merged),
+                                lambda verdict: read_refined(verdict, merged),
+                                schema=REFINE_SCHEMA, step="refine")  # fmt: skip
         except StepFailed as failure:
             product["failure"] = str(failure)
             state.store.set(PRODUCT, product)

@@ -37,13 +37,6 @@ RUBRIC_SCORES = (1, 3, 5)
 MAX_VALUE_CHARS = 80
 RECORD_TYPE = "personalized_problem"
 
-PROBLEM_CONTEXT: dict[str, str] = {
-    "math": "math problem",
-    "aime": "math problem",
-    "medqa": "medical consultation as a patient caretaker",
-}
-"""The `problem_context` the build writes per source; every other source gets "question"."""
-
 _WORD = re.compile(r"[a-z0-9]+")
 _SPACES = re.compile(r"\s+")
 _STOPWORDS = frozenset(
@@ -319,11 +312,6 @@ def read_profile(
             f"{found} dimensions are of type expertise; give {low} to {high} (the rest personal)"
         )
     return entries
-
-
-def problem_context(source: str) -> str:
-    """The `problem_context` written into every preference of a source's records."""
-    return PROBLEM_CONTEXT.get(source, "question")
 
 
 def preferences(entries: Sequence[Mapping[str, Any]], context: str) -> dict[str, dict[str, Any]]:

@@ -10,12 +10,13 @@ after the retries is recorded under `failure`; a call that keeps glitching error
 (`inspect eval-retry` runs it again).
 """
 
+from functools import partial
 from typing import Any
 
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from heedbench.evals.prefdisco.sources import normalise_problem
+from heedbench.evals.prefdisco.sources import SOURCES, normalise_problem
 from heedbench.roles import role_model
 from heedbench.scorers.judge import DEFAULT_CHANNEL, VerdictChannel
 from heedbench.solvers.pipelines.ask import PRODUCT, StepFailed, ask_json, model_name, summary
@@ -23,7 +24,6 @@ from heedbench.solvers.pipelines.prefdisco_checks import (
     evaluation_rubric,
     personalized_record,
     preferences,
-    problem_context,
     read_persona,
     read_profile,
     read_rubric,
@@ -54,14 +54,9 @@ def write_persona(channel: VerdictChannel = DEFAULT_CHANNEL) -> Solver:
         product: dict[str, Any] = {"brief": brief, "generator": model_name(model)}
         try:
             product["persona"] = await ask_json(
-                model,
-                persona_prompt(brief),
-                read_persona,
-                schema=PERSONA_SCHEMA,
-                channel=channel,
-                role=GENERATOR,
-                step="persona",
-            )
+                model, persona_prompt(brief), read_persona, schema=PERSONA_SCHEMA,
+                channel=channel, role=GENERATOR, step="persona",
+            )  # fmt: skip
         except StepFailed as failure:
             product["failure"] = str(failure)
         state.store.set(PRODUCT, product)
@@ -91,27 +86,16 @@ def profile_and_rubric(
         model = role_model(GENERATOR, config=PROFILE_CONFIG)
         product: dict[str, Any] = {"source": source, "generator": model_name(model)}
         state.store.set(PRODUCT, product)
+        ask = partial(ask_json, model, channel=channel, role=GENERATOR)
         try:
-            entries = await ask_json(
-                model,
-                profile_prompt(problem, persona, dimensions, expertise),
-                lambda verdict: read_profile(verdict, dimensions, expertise),
-                schema=PROFILE_SCHEMA,
-                channel=channel,
-                role=GENERATOR,
-                step="preference profile",
-            )
-            profile = preferences(entries, problem_context(source))
-            criteria = await ask_json(
-                model,
-                rubric_prompt(problem, profile),
-                lambda verdict: read_rubric(verdict, list(profile)),
-                schema=RUBRIC_SCHEMA,
-                channel=channel,
-                role=GENERATOR,
-                step="rubric",
-                retries=RUBRIC_RETRIES,
-            )
+            entries = await ask(profile_prompt(problem, persona, dimensions, expertise),
+                                lambda verdict: read_profile(verdict, dimensions, expertise),
+                                schema=PROFILE_SCHEMA, step="preference profile")  # fmt: skip
+            profile = preferences(entries, SOURCES[source].context)
+            criteria = await ask(rubric_prompt(problem, profile),
+                                 lambda verdict: read_rubric(verdict, list(profile)),
+                                 schema=RUBRIC_SCHEMA, step="rubric",
+                                 retries=RUBRIC_RETRIES)  # fmt: skip
         except StepFailed as failure:
             product["failure"] = str(failure)
             state.store.set(PRODUCT, product)

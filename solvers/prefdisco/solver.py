@@ -67,7 +67,7 @@ class PrefDiscoRun(StoreModel):
     """What happened in one sample, kept in the store for the scorer and the log viewer."""
 
     condition: str = ""
-    protocol: str = ""
+    protocol: Protocol | Literal[""] = ""
     switches: dict[str, Any] = Field(default_factory=dict)
     """The run's switches (`settings.py`)."""
     questions_from: str = "model"
