@@ -38,7 +38,6 @@ import hashlib
 import json
 import math
 import os
-import random
 import statistics
 import sys
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -49,6 +48,7 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import Sample
 from inspect_ai.model import get_model
+from inspect_ai.util import Store
 
 from heedbench.evals.choice.dataset import choice_dataset, pool_of, resolve_data_dir
 from heedbench.evals.choice.task import DEFAULT_TEMPLATE, resolve_template
@@ -65,11 +65,11 @@ from heedbench.scorers.choice.context_blind import (
 )
 from heedbench.scorers.choice.metrics import context_pairs, kendall_context_pairs, twin_contrasts
 from heedbench.scorers.choice.scorer import alignment_values
-from heedbench.seeding import sample_seed
 from heedbench.solvers.choice.methods import method_runner
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.solvers.choice.query import ChoiceQuerier
 from heedbench.solvers.choice.relation import Validity
+from heedbench.solvers.choice.solver import ChoiceRun, play
 
 RowKind = Literal[
     "reversed",
@@ -173,17 +173,8 @@ def _blind(sample: Sample) -> WeakOrder | None:
 def _exact(
     user: WeakOrder, chosen: WeakOrder, blind: WeakOrder | None, p: float
 ) -> dict[str, float]:
-    return alignment_values(
-        user,
-        chosen=chosen,
-        strict=None,
-        valid=True,
-        queries=0,
-        invalid_answers=0,
-        order_consistency=None,
-        p=p,
-        blind=blind,
-    )[0]
+    return alignment_values(user, ChoiceRun(store=Store(), chosen=chosen, valid=True), p=p,
+                            blind=blind)[0]  # fmt: skip
 
 
 def _exact_row(
@@ -309,21 +300,13 @@ def select_contexts(samples: Sequence[Sample], contexts: Iterable[str] | None) -
     return [sample for sample in samples if str(sample.id) in wanted]
 
 
+@dataclass
 class _SimulatedChanceQuerier(ChoiceQuerier):
     """Builds each prompt as the querier does and answers it as `heedbench/random` would."""
 
     chance_seed: int = 0
 
-    async def _ask(self, **fields: Any) -> str:
-        fields = {
-            "context": self.context,
-            "score_low": self.score_low,
-            "score_high": self.score_high,
-            **fields,
-        }
-        system = self.template.system.format(**fields)
-        user = self.template.user.format(**fields)
-        self.queries += 1
+    async def reply(self, system: str, user: str) -> str:
         return chance_reply(f"{system}\n{user}", self.chance_seed)
 
 
@@ -338,30 +321,14 @@ async def _simulate(
     values, relations = [], list[Relation]()
     for sample in samples:
         assert sample.metadata is not None and sample.id is not None
-        rng = random.Random(sample_seed(seed, sample.id))
-        objects: list[str] = list(sample.metadata["objects"])
-        presented = rng.sample(objects, len(objects))
-        querier = _SimulatedChanceQuerier(
-            model=model,
-            template=TEMPLATES[template],
-            context=sample.metadata["context"],
-            score_low=score_low,
-            score_high=score_high,
-        )
-        querier.chance_seed = chance_seed
-        result = await runner(querier, presented, rng)
-        consistency = result.order_consistency
-        value, _ = alignment_values(
-            sample.metadata["user_order"],
-            chosen=result.chosen,
-            strict=result.strict,
-            valid=result.valid,
-            queries=querier.queries,
-            invalid_answers=querier.invalid,
-            order_consistency=None if math.isnan(consistency) else consistency,
-            p=p,
-            blind=sample.metadata.get(BLIND_ORDER),
-        )
+        context = sample.metadata["context"]
+        querier = _SimulatedChanceQuerier(model, TEMPLATES[template], context, score_low,
+                                          score_high, chance_seed=chance_seed)  # fmt: skip
+        _, result = await play(runner, querier, sample.metadata, seed, sample.id)
+        run = ChoiceRun(store=Store())
+        run.record(result, querier)
+        value, _ = alignment_values(sample.metadata["user_order"], run, p=p,
+                                    blind=sample.metadata.get(BLIND_ORDER))  # fmt: skip
         values.append(value)
         chosen = result.strict if result.chosen is None else strict_pairs(result.chosen)
         relations.append(chosen if result.valid else None)

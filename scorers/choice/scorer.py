@@ -2,7 +2,7 @@
 
 import itertools
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import Any
 
 from inspect_ai.scorer import (
@@ -147,17 +147,7 @@ def choice_alignment(p: float = 0.5, validity: str | None = None, **unknown: Any
             )
             return Score.unscored(reason="no_response", explanation=cause, metadata=_metadata(run))
         user: WeakOrder = state.metadata["user_order"]
-        value, detail = alignment_values(
-            user,
-            chosen=run.chosen,
-            strict=run.strict,
-            valid=run.valid,
-            queries=run.queries,
-            invalid_answers=run.invalid_answers,
-            order_consistency=run.order_consistency,
-            p=p,
-            blind=state.metadata.get(BLIND_ORDER),
-        )
+        value, detail = alignment_values(user, run, p=p, blind=state.metadata.get(BLIND_ORDER))
         return Score(
             value=value,
             answer=_describe(run.chosen) if run.chosen is not None else None,
@@ -193,30 +183,22 @@ def _metadata(run: ChoiceRun) -> dict[str, Any]:
 
 
 def alignment_values(
-    user: WeakOrder,
-    *,
-    chosen: WeakOrder | None,
-    strict: Sequence[StrictPair] | None,
-    valid: bool,
-    queries: int,
-    invalid_answers: int,
-    order_consistency: float | None,
-    p: float,
-    blind: WeakOrder | None = None,
+    user: WeakOrder, run: ChoiceRun, *, p: float, blind: WeakOrder | None = None
 ) -> tuple[dict[str, float], dict[str, Any]]:
-    """One context's score value (alignment keys NaN unless `valid`) and raw alignment detail.
+    """One context's score value (alignment keys NaN unless `run.valid`) and raw detail.
 
     Shared by the scorer and the offline reference rows, so both compute the same numbers.
     `blind` is the context-blind order behind the `_context` keys (NaN without one). Counts
     (`valid`, `queries`, `context_pairs`) are integers.
     """
+    chosen, strict, valid, queries = run.chosen, run.strict, run.valid, run.queries
     n = sum(len(level) for level in user)
     value: dict[str, float] = {
         **dict.fromkeys(("spo", "spo_context", "kendall", "kendall_context", "kendall_norm"), NAN),
         "valid": int(valid),
         "indifference_sets": NAN,
-        "invalid_rate": invalid_answers / queries if queries else NAN,
-        "order_consistency": NAN if order_consistency is None else order_consistency,
+        "invalid_rate": run.invalid_answers / queries if queries else NAN,
+        "order_consistency": NAN if run.order_consistency is None else run.order_consistency,
         "queries": queries,
         "context_pairs": NAN if blind is None else len(context_pairs(user, blind)),
     }

@@ -35,18 +35,22 @@ class ChoiceQuerier:
     """Why calls gave no answer at all (blocked, context overflow): not ⊥, not the model's."""
     stop_reasons: Counter[str] = field(default_factory=Counter)
 
+    def prompt(self, **fields: Any) -> tuple[str, str]:
+        """The system and the user message of one query with these fields filled in."""
+        fields = {"context": self.context, "score_low": self.score_low,
+                  "score_high": self.score_high, **fields}  # fmt: skip
+        return self.template.system.format(**fields), self.template.user.format(**fields)
+
     async def _ask(self, **fields: Any) -> str | None:
-        fields = {
-            "context": self.context,
-            "score_low": self.score_low,
-            "score_high": self.score_high,
-            **fields,
-        }
-        messages: list[ChatMessage] = [
-            ChatMessageSystem(content=self.template.system.format(**fields)),
-            ChatMessageUser(content=self.template.user.format(**fields)),
-        ]
         self.queries += 1
+        return await self.reply(*self.prompt(**fields))
+
+    async def reply(self, system: str, user: str) -> str | None:
+        """The model's reply to one query; None (and the reason kept) when the call failed."""
+        messages: list[ChatMessage] = [
+            ChatMessageSystem(content=system),
+            ChatMessageUser(content=user),
+        ]
         try:
             output = await generate_checked(self.model, messages, role="target", cache=self.cache)
         except FailedCall as failure:

@@ -11,7 +11,7 @@ from inspect_ai.util import StoreModel
 from pydantic import Field
 
 from heedbench.seeding import sample_seed
-from heedbench.solvers.choice.methods import method_runner
+from heedbench.solvers.choice.methods import ChoiceResult, MethodRunner, method_runner
 from heedbench.solvers.choice.prompts import TEMPLATES
 from heedbench.solvers.choice.query import ChoiceQuerier
 from heedbench.solvers.choice.relation import Validity
@@ -45,6 +45,30 @@ class ChoiceRun(StoreModel):
     completed: bool = False
     """Set last: a run that errored part-way is never scored (even with --score-on-error)."""
 
+    def record(self, result: ChoiceResult, querier: ChoiceQuerier) -> None:
+        """Keep what a design produced and what its queries cost."""
+        self.chosen, self.strict, self.valid = result.chosen, result.strict, result.valid
+        self.queries, self.invalid_answers = querier.queries, querier.invalid
+        self.undecided_pairs = result.undecided_pairs
+        self.half_answered_pairs = result.half_answered_pairs
+        consistency = result.order_consistency
+        self.order_consistency = None if math.isnan(consistency) else consistency
+        self.invalid_examples = querier.invalid_examples
+        self.failed_calls = querier.failed_calls[:MAX_FAILURES_KEPT]
+        self.failed_call_count = len(querier.failed_calls)
+        self.stop_reasons = dict(querier.stop_reasons)
+
+
+async def play(
+    runner: MethodRunner, querier: ChoiceQuerier, metadata: dict[str, Any], seed: int,
+    sample_id: str | int,
+) -> tuple[list[str], ChoiceResult]:  # fmt: skip
+    """The sample's objects in their seeded presentation order, and what the design made of them."""
+    rng = random.Random(sample_seed(seed, sample_id))
+    objects: list[str] = list(metadata["objects"])
+    presented = rng.sample(objects, len(objects))
+    return presented, await runner(querier, presented, rng)
+
 
 @solver
 def choice_solver(
@@ -74,31 +98,13 @@ def choice_solver(
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         model = get_model()
-        rng = random.Random(sample_seed(seed, state.sample_id))
-        objects: list[str] = list(state.metadata["objects"])
-        presented = rng.sample(objects, len(objects))
-        querier = ChoiceQuerier(
-            model=model,
-            template=prompt,
-            context=state.metadata["context"],
-            score_low=score_low,
-            score_high=score_high,
-            cache=cache,
-        )
-        result = await runner(querier, presented, rng)
+        querier = ChoiceQuerier(model, prompt, state.metadata["context"], score_low, score_high,
+                                cache)  # fmt: skip
+        presented, result = await play(runner, querier, state.metadata, seed, state.sample_id)
         run = state.store_as(ChoiceRun)
         run.method, run.template, run.presented = method, template, presented
         run.validity = validity
-        run.chosen, run.strict, run.valid = result.chosen, result.strict, result.valid
-        run.queries, run.invalid_answers = querier.queries, querier.invalid
-        run.undecided_pairs = result.undecided_pairs
-        run.half_answered_pairs = result.half_answered_pairs
-        consistency = result.order_consistency
-        run.order_consistency = None if math.isnan(consistency) else consistency
-        run.invalid_examples = querier.invalid_examples
-        run.failed_calls = querier.failed_calls[:MAX_FAILURES_KEPT]
-        run.failed_call_count = len(querier.failed_calls)
-        run.stop_reasons = dict(querier.stop_reasons)
+        run.record(result, querier)
         summary = json.dumps(
             {"valid": result.valid, "chosen": result.chosen}
             if result.strict is None
