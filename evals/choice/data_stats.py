@@ -34,6 +34,7 @@ from heedbench.evals.choice.reference import (
     context_blind_rows,
     split_pool,
 )
+from heedbench.markdown import table
 from heedbench.preference import rank_map, strict_pairs
 from heedbench.scorers.choice.context_blind import BLIND_ORDER, factor_order
 from heedbench.scorers.judge import agreement
@@ -143,40 +144,36 @@ def _mean(row: ReferenceRow, key: str, scale: float = 1.0) -> str:
 
 def choosers_table(before: Sequence[ReferenceRow], now: Sequence[ReferenceRow]) -> str:
     """Markdown: each reference chooser on the earlier and the current data."""
-    lines = [
-        "| chooser | SPO before | SPO now | K(p)/780 before | K(p)/780 now "
-        "| SPO on context pairs now |",
-        "|---|---|---|---|---|---|",
-    ]
     earlier = {row.label: row for row in before}
-    for row in now:
-        old = earlier.get(row.label)
-        lines.append(
-            f"| {row.label} | {_mean(old, 'spo') if old else '—'} | {_mean(row, 'spo')} "
-            f"| {_mean(old, 'kendall_norm') if old else '—'} | {_mean(row, 'kendall_norm')} "
-            f"| {_mean(row, 'spo_context')} |"
-        )
-    return "\n".join(lines)
+    header = [
+        "chooser",
+        "SPO before",
+        "SPO now",
+        "K(p)/780 before",
+        "K(p)/780 now",
+        "SPO on context pairs now",
+    ]
+
+    def old(row: ReferenceRow, key: str) -> str:
+        return _mean(earlier[row.label], key) if row.label in earlier else "—"
+
+    return "\n".join(table(header, [
+        (row.label, old(row, "spo"), _mean(row, "spo"), old(row, "kendall_norm"),
+         _mean(row, "kendall_norm"), _mean(row, "spo_context"))
+        for row in now
+    ]))  # fmt: skip
 
 
 def contrast_table(rows: Sequence[ReferenceRow]) -> str:
     """Markdown: each reference chooser on a split with twins, `contrast` per factor."""
     factors = sorted({factor for row in rows for factor in row.contrast})
-    lines = [
-        "| chooser | SPO | K(p)/780 | SPO on context pairs | " + " | ".join(factors) + " |",
-        "|---|---|---|---|" + "---|" * len(factors),
-    ]
-    for row in rows:
-        cells = [
-            f"{statistics.fmean(row.contrast[f]):.3f}" if row.contrast.get(f) else "—"
-            for f in factors
-        ]
-        label = f"{row.label}, {row.method}" if row.method else row.label
-        lines.append(
-            f"| {label} | {_mean(row, 'spo')} | {_mean(row, 'kendall_norm')} "
-            f"| {_mean(row, 'spo_context')} | " + " | ".join(cells) + " |"
-        )
-    return "\n".join(lines)
+    return "\n".join(table(["chooser", "SPO", "K(p)/780", "SPO on context pairs", *factors], [
+        (f"{row.label}, {row.method}" if row.method else row.label,
+         *(_mean(row, key) for key in ("spo", "kendall_norm", "spo_context")),
+         *(f"{statistics.fmean(row.contrast[f]):.3f}" if row.contrast.get(f) else "—"
+           for f in factors))
+        for row in rows
+    ]))  # fmt: skip
 
 
 def seasonal_pairs(data: str | Path | None = None) -> str:
@@ -201,31 +198,25 @@ def seasonal_pairs(data: str | Path | None = None) -> str:
             entry[1] += pair in blind
             entry[2] += pair in chosen
     total = sum(entry[0] for entry in counts.values())
-    lines = [
-        "| pair of | share of strict pairs | kept by the context-blind order "
-        "| kept by the weather-only chooser |",
-        "|---|---|---|---|",
+    header = [
+        "pair of",
+        "share of strict pairs",
+        "kept by the context-blind order",
+        "kept by the weather-only chooser",
     ]
-    for kind in sorted(counts, reverse=True):
-        pairs, blind_kept, weather_kept = counts[kind]
-        shares = (pairs / total, blind_kept / pairs, weather_kept / pairs)
-        lines.append(f"| {kind} | " + " | ".join(f"{share:.3f}" for share in shares) + " |")
-    return "\n".join(lines)
+    return "\n".join(table(header, [
+        (kind, *(f"{share:.3f}" for share in (pairs / total, blind / pairs, weather / pairs)))
+        for kind, (pairs, blind, weather) in sorted(counts.items(), reverse=True)
+    ]))  # fmt: skip
 
 
 def variety_table(objects: Sequence[str], contexts: Sequence[ChoiceContext]) -> str:
     """Markdown: per object, the contexts in each band and the bands it uses."""
     counts = band_counts(objects, contexts)
-    lines = [
-        "| object | essential | useful | needed | incidental | no role | bands used |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for obj in objects:
-        row = counts[obj]
-        used = sum(1 for band in BANDS if row[band])
-        cells = " | ".join(str(row[band]) for band in BANDS)
-        lines.append(f"| {obj} | {cells} | {used} |")
-    return "\n".join(lines)
+    return "\n".join(table(["object", *BANDS, "bands used"], [
+        (obj, *(counts[obj][band] for band in BANDS), sum(1 for b in BANDS if counts[obj][b]))
+        for obj in objects
+    ]))  # fmt: skip
 
 
 class Review(NamedTuple):
@@ -292,15 +283,10 @@ def review_flags(review: Review) -> str:
         entry = counts.setdefault(cell[1], [0, 0, 0, 0])
         for index, hit in enumerate((cell in a, cell in b, cell in a and cell in b, cell in moved)):
             entry[index] += hit
-    lines = [
-        "| object | flagged by A | flagged by B | by both | moved |",
-        "|---|---|---|---|---|",
-    ]
-    for obj, entry in sorted(counts.items(), key=lambda item: (-sum(item[1][:2]), item[0])):
-        lines.append(f"| {obj} | " + " | ".join(map(str, entry)) + " |")
+    ordered = sorted(counts.items(), key=lambda item: (-sum(item[1][:2]), item[0]))
     totals = [sum(entry[i] for entry in counts.values()) for i in range(4)]
-    lines.append("| all | " + " | ".join(map(str, totals)) + " |")
-    return "\n".join(lines)
+    header = ["object", "flagged by A", "flagged by B", "by both", "moved"]
+    return "\n".join(table(header, [(obj, *entry) for obj, entry in ordered] + [("all", *totals)]))
 
 
 def review_decisions(review: Review) -> str:
@@ -319,11 +305,10 @@ def review_decisions(review: Review) -> str:
         else:
             outcome = "moved to a level neither proposed"
         outcomes[(flagged, outcome)] += 1
-    lines = ["| flagged by | decision | placements |", "|---|---|---|"]
     order = ("both", "A only", "B only")
-    for (flagged, outcome), count in sorted(outcomes.items(), key=lambda i: order.index(i[0][0])):
-        lines.append(f"| {flagged} | {outcome} | {count} |")
-    return "\n".join(lines)
+    ordered = sorted(outcomes.items(), key=lambda i: order.index(i[0][0]))
+    rows = [(flagged, outcome, count) for (flagged, outcome), count in ordered]
+    return "\n".join(table(["flagged by", "decision", "placements"], rows))
 
 
 def main(argv: Sequence[str] | None = None) -> None:

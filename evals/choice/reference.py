@@ -52,6 +52,7 @@ from inspect_ai.util import Store
 
 from heedbench.evals.choice.dataset import choice_dataset, pool_of, resolve_data_dir
 from heedbench.evals.choice.task import DEFAULT_TEMPLATE, resolve_template
+from heedbench.markdown import table
 from heedbench.models.chance import chance_reply
 from heedbench.paths import cache_dir
 from heedbench.preference import StrictPair, WeakOrder, rank_map, restrict, strict_pairs
@@ -545,20 +546,33 @@ def _fmt(value: float, digits: int) -> str:
 
 def markdown_table(rows: Sequence[ReferenceRow]) -> str:
     """The rows as a Markdown table (means over valid contexts)."""
-    lines = [
-        "| reference | design | template | how | SPO on context pairs | SPO | K(p) "
-        "| K(p)/pairs | K(p)/pair on context pairs | valid | sets | queries / context |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    header = [
+        "reference",
+        "design",
+        "template",
+        "how",
+        "SPO on context pairs",
+        "SPO",
+        "K(p)",
+        "K(p)/pairs",
+        "K(p)/pair on context pairs",
+        "valid",
+        "sets",
+        "queries / context",
     ]
-    for row in rows:
-        lines.append(
-            f"| {row.label} | {row.method or '—'} | {row.template or '—'} | {row.how} "
-            f"| {_fmt(row.mean('spo_context'), 3)} | {_fmt(row.mean('spo'), 3)} "
-            f"| {_fmt(row.mean('kendall'), 1)} | {_fmt(row.mean('kendall_norm'), 3)} "
-            f"| {_fmt(row.mean('kendall_context'), 3)} | {row.valid}/{row.contexts} "
-            f"| {_fmt(row.mean('indifference_sets'), 2)} | {_fmt(row.mean('queries'), 0)} |"
-        )
-    return "\n".join(lines)
+    means = (
+        ("spo_context", 3),
+        ("spo", 3),
+        ("kendall", 1),
+        ("kendall_norm", 3),
+        ("kendall_context", 3),
+    )
+    return "\n".join(table(header, [
+        (row.label, row.method or "—", row.template or "—", row.how,
+         *(_fmt(row.mean(key), digits) for key, digits in means), f"{row.valid}/{row.contexts}",
+         _fmt(row.mean("indifference_sets"), 2), _fmt(row.mean("queries"), 0))
+        for row in rows
+    ]))  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -23,6 +23,7 @@ from heedbench.evals.carryon.dataset import (
     parse_query,
 )
 from heedbench.evals.pipelines.logs import newest, read_build_samples
+from heedbench.markdown import table
 from heedbench.solvers.pipelines.carryon_checks import agreement
 
 CHECKLIST_TASK = "carryon_checklist"
@@ -107,13 +108,6 @@ def left_out_lines(left_out: Mapping[str, str]) -> list[str]:
     return ["", f"Left out ({len(left_out)}):", ""] + [
         f"- {key}: {reason}" for key, reason in sorted(left_out.items())
     ]
-
-
-def table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
-    """A Markdown table's lines."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return lines
 
 
 def carryon_card(records: Sequence[Mapping[str, Any]], left_out: Mapping[str, str]) -> str:

@@ -18,7 +18,6 @@ from heedbench.evals.pipelines.assemble_carryon import (
     BuildOutputError,
     jsonl_lines,
     left_out_lines,
-    table,
     write_checked,
 )
 from heedbench.evals.pipelines.logs import BuiltSample, newest, read_build_samples
@@ -29,6 +28,7 @@ from heedbench.evals.prefdisco.dataset import (
     read_source,
     release_path,
 )
+from heedbench.markdown import table
 from heedbench.solvers.pipelines.prefdisco_checks import with_usage
 
 PROFILES_TASK = "prefdisco_profiles"
@@ -155,10 +155,8 @@ def prefdisco_card(
         ])  # fmt: skip
     lines += table(header, rows)
     total = sum(importance.values())
-    lines += ["", "| local importance | " + " | ".join(map(str, range(1, 6))) + " |",
-              "|---|---|---|---|---|---|",
-              "| share | " + " | ".join(f"{100 * importance[k] / total:.1f} %"
-                                       for k in range(1, 6)) + " |", ""]  # fmt: skip
+    shares = [f"{100 * importance[k] / total:.1f} %" for k in range(1, 6)]
+    lines += ["", *table(["local importance", *map(str, range(1, 6))], [["share", *shares]]), ""]
     lines += [
         "Most frequent dimensions: "
         + ", ".join(f"{name} ({count})" for name, count in names.most_common(10))

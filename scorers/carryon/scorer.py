@@ -10,6 +10,7 @@ from inspect_ai.solver import TaskState
 from heedbench import params
 from heedbench.calls import collect_calls, collect_two
 from heedbench.evals.carryon.dataset import ChecklistItem
+from heedbench.markdown import table
 from heedbench.scorers.carryon.failure_modes import FailureThresholds
 from heedbench.scorers.carryon.judge import (
     DEFAULT_HARM_RUBRIC,
@@ -211,27 +212,17 @@ def explain(
         f"Ben-Util by exchange: {utilities}; cumulative "
         f"{_number(value['cumulative_utility'])}; harm by exchange: {harms}",
         "",
-        "| exchange | move | Ben-Util | harm | harm reason |",
-        "|---|---|---|---|---|",
-    ]
-    for t in series:
-        harm = "?" if t["harm"] is None else str(t["harm"])
-        lines.append(
-            f"| {t['exchange']} | {t.get('move') or 'query'} | {_number(t['utility'])} "
-            f"| {harm} | {_cell(str(t.get('harm_reason') or ''))} |"
-        )
-    exchanges = [str(t["exchange"]) for t in series]
-    lines += [
+        *table(["exchange", "move", "Ben-Util", "harm", "harm reason"],
+               [(t["exchange"], t.get("move") or "query", _number(t["utility"]),
+                 "?" if t["harm"] is None else t["harm"], _cell(str(t.get("harm_reason") or "")))
+                for t in series]),
         "",
-        "| checklist item (✓ fulfilled, · missed, ? unjudged) | " + " | ".join(exchanges) + " |",
-        "|---|" + "---|" * len(exchanges),
-    ]
-    for item in checklist:
-        marks = [
-            "?" if t["fulfilled"] is None else "✓" if item.id in t["fulfilled"] else "·"
-            for t in series
-        ]
-        lines.append(f"| {_cell(item.question, 160)} | " + " | ".join(marks) + " |")
+        *table(["checklist item (✓ fulfilled, · missed, ? unjudged)",
+                *(str(t["exchange"]) for t in series)],
+               [(_cell(item.question, 160),
+                 *("?" if t["fulfilled"] is None else "✓" if item.id in t["fulfilled"] else "·"
+                   for t in series)) for item in checklist]),
+    ]  # fmt: skip
     if problems:
         lines += ["", "Unscored parts: " + "; ".join(problems)]
     return "\n".join(lines)

@@ -20,6 +20,7 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from heedbench import params
+from heedbench.markdown import table
 from heedbench.preference import StrictPair, WeakOrder, strict_pairs
 from heedbench.scorers.choice.context_blind import BLIND_ORDER
 from heedbench.scorers.choice.metrics import (
@@ -243,8 +244,8 @@ def side_by_side(user: WeakOrder, chosen: WeakOrder | None) -> str:
         return "No chosen order: the design keeps its answers as given (Pairwise-Test)."
     empty: list[str] = []
     rows = itertools.zip_longest(user, chosen, fillvalue=empty)
-    lines = [f"| {i} | {', '.join(u)} | {', '.join(c)} |" for i, (u, c) in enumerate(rows, 1)]
-    return "\n".join(["| set | user order | chosen order |", "|---|---|---|", *lines])
+    lines = [(i, ", ".join(u), ", ".join(c)) for i, (u, c) in enumerate(rows, 1)]
+    return "\n".join(table(["set", "user order", "chosen order"], lines))
 
 
 def _describe(order: WeakOrder) -> str:
