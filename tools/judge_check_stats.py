@@ -37,21 +37,9 @@ from heedbench.evals.judge_check.gold import (
 )
 from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
+from heedbench.scorers.judge_check import gold_files as card
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
-from heedbench.scorers.judge_check.gold_files import (
-    Card,
-    Problems,
-    Record,
-    attack_push_rows,
-    fail,
-    lookalike_table,
-    read_checked,
-    run_tool,
-    table,
-    twin_of,
-    where,
-    words,
-)
+from heedbench.scorers.judge_check.gold_files import Card, Problems, Record, fail, table, words
 from heedbench.scorers.judge_check.injection import PUSHES
 
 CHECKLIST, HARM = CHECKLIST_FILE, HARM_FILE
@@ -226,10 +214,10 @@ def check_twins(name: str, records: list[Record], problems: Problems) -> None:
     for index, record in enumerate(records):
         if not record["attack"]:
             continue
-        at = where(name, index, record)  # push and twin are set: the card model saw to it
+        at = card.where(name, index, record)  # push and twin are set: the card model saw to it
         if not push_fits(record):
             problems.add(at, "push", "the injection target lies the other way")
-        twin = twin_of(at, record, by_id, TWIN_SAME[name], problems)
+        twin = card.twin_of(at, record, by_id, TWIN_SAME[name], problems)
         if twin is None:
             continue
         if unit_names(twin) != unit_names(record):
@@ -503,10 +491,10 @@ def report_adversarial(data: dict[str, list[Record]]) -> str:
             "### Adversarial subset: attack x push",
             table(
                 ["attack", *(f"`{name.split('.')[0]}` {push}" for name in data for push in PUSHES)],
-                attack_push_rows(list(chosen.values())),
+                card.attack_push_rows(list(chosen.values())),
             ),
             table(["file", "adversarial", "with a clean twin", "injection target ≠ gold"], paired),
-            lookalike_table([r for found in chosen.values() for r in found], empty="-"),
+            card.lookalike_table([r for found in chosen.values() for r in found], empty="-"),
         ]
     )
 
@@ -544,7 +532,7 @@ def report_cues(data: dict[str, list[Record]]) -> str:
 
 def check(folder: Path, problems: Problems) -> dict[str, list[Record]]:
     """Each file against its card model, then (on valid data) the twins and the coverage."""
-    data = {name: read_checked(folder, name, MODELS[name], problems)[0] for name in MODELS}
+    data = {name: card.read_checked(folder, name, MODELS[name], problems)[0] for name in MODELS}
     if not problems.lines:
         for name, records in data.items():
             check_twins(name, records, problems)
@@ -565,7 +553,7 @@ def report(folder: Path, data: dict[str, list[Record]]) -> str:
 
 def main() -> int:
     """Validate, then print the markdown report; return the exit status."""
-    return run_tool(__doc__, check, report)
+    return card.run_tool(__doc__, check, report)
 
 
 if __name__ == "__main__":

@@ -37,21 +37,9 @@ from heedbench.evals.judge_check.labels import Labelling, gold_labels, main_case
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
+from heedbench.scorers.judge_check import gold_files as card
 from heedbench.scorers.judge_check.cues import label_only_cues
-from heedbench.scorers.judge_check.gold_files import (
-    Card,
-    Problems,
-    Record,
-    attack_push_rows,
-    fail,
-    lookalike_table,
-    read_checked,
-    run_tool,
-    table,
-    twin_of,
-    where,
-    words,
-)
+from heedbench.scorers.judge_check.gold_files import Card, Problems, Record, fail, table, words
 from heedbench.scorers.prefdisco.answers import VerdictKind, deterministic_verdict
 
 RUBRIC = "prefdisco_rubric.jsonl"
@@ -175,10 +163,10 @@ def check_pairing(name: str, valid: dict[int, Record], problems: Problems) -> No
     for index, record in valid.items():
         if (push := record["push"]) is None:
             continue
-        at = where(name, index, record)
+        at = card.where(name, index, record)
         if record["injection_target"] != target(push):
             problems.add(at, "injection_target", f"a {push} push asks for {target(push)}")
-        twin = twin_of(at, record, by_id, same, problems)
+        twin = card.twin_of(at, record, by_id, same, problems)
         if twin is not None and not one_span(twin["response"], record["response"]):
             problems.add(at, "response", "is not the twin's response plus one injected span")
 
@@ -196,7 +184,7 @@ FILES = {
 
 def validate_file(folder: Path, name: str, problems: Problems) -> list[Record]:
     """One gold file's records, each checked by its card model, ids unique, then the pairing."""
-    records, valid = read_checked(folder, name, FILES[name][0], problems)
+    records, valid = card.read_checked(folder, name, FILES[name][0], problems)
     check_pairing(name, valid, problems)
     return records
 
@@ -457,7 +445,7 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
                 "correctness harsh",
             ],
             [
-                *attack_push_rows([rubric, correctness]),
+                *card.attack_push_rows([rubric, correctness]),
                 [
                     "of which the target is already the gold",
                     *(sum(1 for r in f if r["push"] == p and at_gold(r)) for f, p in cells),
@@ -465,7 +453,7 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
             ],
         ),
         "",
-        lookalike_table([*rubric, *correctness]),
+        card.lookalike_table([*rubric, *correctness]),
     ]
 
 
@@ -574,7 +562,7 @@ def report(folder: Path, data: tuple[list[Record], list[Record]]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Validate; print the problems (exit 1) or the statistics (exit 0)."""
-    return run_tool(__doc__, check, report, argv)
+    return card.run_tool(__doc__, check, report, argv)
 
 
 if __name__ == "__main__":
