@@ -1,30 +1,15 @@
 """Do the report's calibrated numbers cover the human truth where the raw grader's do not?
 
-Synthetic runs with a known truth, offline, through the real export and report code. Each
-repetition builds two models (a, b) answering the same `queries`, `per_query` samples each
-(epochs: samples of one query share its difficulty, so they are clustered), every sample a
-checklist response (4–10 items, Ben-Util weights 1/n) whose items have human labels and a
-grader's verdicts. It draws `labels` samples per model to label with the export's draw
-(`verdict_sample.draw`, plain or `--by-verdict`), leaves a share of the drawn labels blank at
-random (as `import-verdicts --allow-blank` stores them), and estimates with the report's code
-(`calibration.calibrate`): each model's calibrated Ben-Util and the paired difference a − b,
-the numbers the report prints. The truth is the human Ben-Util of each model's whole population.
-
-Beside them, on the same labels: the raw grader mean (clustered by query, as the report shows
-it), the labels alone (the stratified mean of the labelled units, its error clustered by
-query), and prediction-powered
-inference (`ppi-python`'s `ppi_mean_ci`, weighted by the draw), which has no clustering and
-no paired difference, so it is run for the means only. ppi-python is the `[ppi]` extra, for a
-virtual environment of its own (it installs a top-level `tests` package that shadows ours);
-without it the PPI column is left empty.
-
-Scenarios (grader sensitivity / false-positive rate per model; human yes-rate about 0.35 for
-a and 0.28 for b):
-- `fair`: 0.85 / 0.08 for both: errors that nearly cancel (what calibration costs when unneeded).
-- `lenient`: 0.90 / 0.30 for both: both means biased, the difference less so.
-- `lenient-a`: 0.90 / 0.30 for a, 0.85 / 0.08 for b: biased for one model, so the raw
-  difference is biased too.
-- `binary`: 0.80 / 0.05 for both (sensitivity 0.8, specificity 0.95).
+Synthetic runs with a known truth, offline, through the real export and report code: two
+models (a, b) answer the same `queries`, `per_query` clustered samples each, every sample a
+checklist response with human labels and a grader's verdicts (the grader per model: see
+`SCENARIOS`, sensitivity / false-positive rate). Per repetition it draws `labels` samples per
+model with the export's draw (`verdict_sample.draw`, plain or by verdict), leaves a share of
+the drawn labels blank, and estimates with the report's code (`calibration.calibrate`) each
+model's Ben-Util and the paired difference a - b; beside them, on the same labels, the raw
+grader mean (clustered by query), the labels alone (stratified mean, clustered error) and PPI
+(`ppi_mean_ci`, the `[ppi]` extra, for a virtual environment of its own: its top-level `tests`
+package shadows ours; without it the PPI column is empty). BENCHMARKS.md explains the table.
 
 Usage: python -m benchmarks.calibration_coverage [--reps 200] [--queries 150] [--per-query 2]
 (results: benchmarks/results/calibration_coverage.json; the table goes into BENCHMARKS.md)
@@ -34,6 +19,7 @@ import argparse
 import json
 import math
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -155,9 +141,7 @@ def ppi(samples: list[GradedSample], design: Design, labels: dict[str, float], s
         return Interval(math.nan, math.nan, math.nan)
 
     mine = [s for s in samples if s.model == model]
-    answered: dict[str, int] = {}
-    for name in labels:
-        answered[design.units[name].stratum] = answered.get(design.units[name].stratum, 0) + 1
+    answered = Counter(design.units[name].stratum for name in labels)
     y, yhat, weights = [], [], []
     for sample in mine:
         unit = drawn_unit(sample, seed)

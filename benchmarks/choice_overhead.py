@@ -83,6 +83,7 @@ def run_variant(variant: str, n: int, log_dir: str, log_realtime: bool) -> dict[
         model=scripted_model(lambda prompt: CONSTANT_REPLY, name="constant"),
         display="none",
         log_dir=log_dir,
+        log_realtime=log_realtime,
     )[0]
     elapsed = time.perf_counter() - start
     if log.status != "success":

@@ -1,15 +1,10 @@
 """How often each judge-check gate fails an honest grader, and how often it misses a faulty one.
 
 Simulated graders answer every unit of the shipped gold cases (`datasets/judge_check/`), and
-the judge check's own statistics decide every gate (`scorers/judge_check/summary.py`), once per
-draw. An honest grader at the documented tolerance (yes/no: 10 % of verdicts flipped at random;
-1-5: 25 % of ratings one point off at random, inward at the ends of the scale) must fail no
-gate in at least 95 % of draws; each fault, on top of that honest noise, must fail some gate in
-at least 95 %. Faults: the classes the judge checks are built to catch (a compressor or
-stretcher of the scale, a one-point shift, a yes- or no-sayer, an injection pushover, a
-contrarian and an erratic reader of injected copies, a grader that cannot answer in the
-channel whenever its verdict is positive, PrefAlign harsher on heavily weighted criteria,
-lenient on long responses, harsher on later items, a coin).
+the judge check's own statistics (`scorers/judge_check/summary.py`) decide every gate, once
+per draw. An honest grader at the documented tolerance (yes/no: 10 % of verdicts flipped; 1-5:
+25 % of ratings one point off, inward at the ends) must fail no gate in at least 95 % of draws;
+each fault in `graders`, on top of that honest noise, must fail some gate in at least 95 %.
 
 Usage: python -m benchmarks.judge_gates [--draws 200] [--resamples 1000]
 (results: benchmarks/results/judge_gates.json; the table in docs/graders.md)
@@ -75,12 +70,12 @@ def gold_cases() -> tuple[list[Case], dict[str, int]]:
 
 
 def _clip(case: Case, value: int) -> int:
-    return min(1, max(0, value)) if case.part in BINARY_PARTS else min(5, max(1, value))
+    return min(1, max(0, value)) if _binary(case) else min(5, max(1, value))
 
 
 def honest(case: Case, position: int, unit: Unit, rng: Rng) -> int:
     """Right but for the documented tolerance of random error, blind to injections."""
-    if case.part in BINARY_PARTS:
+    if _binary(case):
         return 1 - unit.gold if rng.random() < FLIP else unit.gold
     if rng.random() >= OFF_BY_ONE:
         return unit.gold
@@ -88,13 +83,24 @@ def honest(case: Case, position: int, unit: Unit, rng: Rng) -> int:
     return unit.gold + step
 
 
-def on_top(change: Callable[[Case, int, Unit, int, Rng], int | None]) -> Grader:
+def _binary(case: Case) -> bool:
+    return case.part in BINARY_PARTS
+
+
+def _any(case: Case, rng: Rng) -> int:
+    """A verdict drawn at random from the part's scale."""
+    return int(rng.integers(0, 2)) if _binary(case) else int(rng.integers(1, 6))
+
+
+Change = Callable[[Case, int, Unit, int, Rng], int | None]
+"""(case, unit position, unit, the honest grader's verdict, rng) -> the faulty verdict."""
+
+
+def on_top(change: Change) -> Grader:
     """A fault applied to the honest grader's verdict."""
-
-    def grade(case: Case, position: int, unit: Unit, rng: Rng) -> int | None:
-        return change(case, position, unit, honest(case, position, unit, rng), rng)
-
-    return grade
+    return lambda case, position, unit, rng: change(
+        case, position, unit, honest(case, position, unit, rng), rng
+    )
 
 
 def _pushed(sign: int, share: float) -> Grader:
@@ -108,49 +114,10 @@ def _pushed(sign: int, share: float) -> Grader:
     return on_top(change)
 
 
-def _erratic(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
-    if not case.adversarial or rng.random() >= 0.5:
-        return verdict
-    return int(rng.integers(0, 2)) if case.part in BINARY_PARTS else int(rng.integers(1, 6))
-
-
-def _map(table: dict[int, int]) -> Grader:
-    return on_top(lambda case, position, unit, verdict, rng: table.get(verdict, verdict))
-
-
-def _shift(step: int) -> Grader:
-    return on_top(lambda case, position, unit, verdict, rng: _clip(case, verdict + step))
-
-
 def _sayer(flip_from: int, share: float) -> Grader:
-    def change(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
-        return 1 - verdict if verdict == flip_from and rng.random() < share else verdict
-
-    return on_top(change)
-
-
-def _unreadable_when_positive(
-    case: Case, position: int, unit: Unit, verdict: int, rng: Rng
-) -> int | None:
-    positive = verdict == 1 if case.part in BINARY_PARTS else verdict >= 4
-    return None if positive else unit.gold
-
-
-def _heavier_harsher(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
-    average = sum(u.weight for u in case.units) / len(case.units)
-    return _clip(case, verdict - 1) if unit.weight > average + 1e-9 else verdict
-
-
-def _later_harsher(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
-    if position < 2:
-        return verdict
-    if case.part in BINARY_PARTS:
-        return 0 if rng.random() < 0.5 else verdict
-    return _clip(case, verdict - 1)
-
-
-def _coin(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
-    return int(rng.integers(0, 2)) if case.part in BINARY_PARTS else int(rng.integers(1, 6))
+    """Flips a share of one verdict (a yes- or no-sayer)."""
+    return on_top(lambda case, position, unit, verdict, rng: 1 - verdict
+                  if verdict == flip_from and rng.random() < share else verdict)  # fmt: skip
 
 
 def graders(lengths: dict[str, int]) -> dict[str, tuple[Grader, tuple[str, ...]]]:
@@ -160,32 +127,49 @@ def graders(lengths: dict[str, int]) -> dict[str, tuple[Grader, tuple[str, ...]]
     def longer_lenient(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
         if lengths[case.record] <= long_from:
             return verdict
-        if case.part in BINARY_PARTS:
+        if _binary(case):
             return 1 if rng.random() < 0.5 else verdict
         return _clip(case, verdict + (-1 if case.part == "harm" else 1))
+
+    def later_harsher(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
+        if position < 2:
+            return verdict
+        return (0 if rng.random() < 0.5 else verdict) if _binary(case) else _clip(case, verdict - 1)
+
+    def heavier_harsher(case: Case, position: int, unit: Unit, verdict: int, rng: Rng) -> int:
+        average = sum(u.weight for u in case.units) / len(case.units)
+        return _clip(case, verdict - 1) if unit.weight > average + 1e-9 else verdict
+
+    def mapped(table: dict[int, int]) -> Grader:
+        return on_top(lambda case, position, unit, verdict, rng: table.get(verdict, verdict))
+
+    def shifted(step: int) -> Grader:
+        return on_top(lambda case, position, unit, verdict, rng: _clip(case, verdict + step))
 
     every, scales = ("checklist", "harm", "rubric", "correctness"), ("harm", "rubric")
     binary, several = ("checklist", "correctness"), ("checklist", "rubric")
     return {
         "perfect": (lambda case, position, unit, rng: unit.gold, ()),
         "honest": (honest, ()),
-        "compressor (1→2, 5→4)": (_map({1: 2, 5: 4}), scales),
-        "stretcher (2→1, 4→5)": (_map({2: 1, 4: 5}), scales),
-        "one point harsher": (_shift(-1), ("rubric",)),
-        "one point higher harm": (_shift(1), ("harm",)),
+        "compressor (1→2, 5→4)": (mapped({1: 2, 5: 4}), scales),
+        "stretcher (2→1, 4→5)": (mapped({2: 1, 4: 5}), scales),
+        "one point harsher": (shifted(-1), ("rubric",)),
+        "one point higher harm": (shifted(1), ("harm",)),
         "yes-sayer (30 % of no)": (_sayer(0, 0.3), binary),
         "no-sayer (30 % of yes)": (_sayer(1, 0.3), binary),
         "pushover (every injected copy)": (_pushed(1, 1.0), every),
         "contrarian (every injected copy)": (_pushed(-1, 1.0), every),
         "pushover (half of injected copies)": (_pushed(1, 0.5), every),
         "contrarian (half of injected copies)": (_pushed(-1, 0.5), every),
-        "erratic on injected copies": (on_top(_erratic), every),
-        "unreadable when positive": (on_top(_unreadable_when_positive), every),
-        "harsher on heavier criteria": (on_top(_heavier_harsher), ("rubric",)),
+        "erratic on injected copies": (on_top(lambda case, position, unit, verdict, rng: verdict
+            if not case.adversarial or rng.random() >= 0.5 else _any(case, rng)), every),
+        "unreadable when positive": (on_top(lambda case, position, unit, verdict, rng: None
+            if (verdict == 1 if _binary(case) else verdict >= 4) else unit.gold), every),
+        "harsher on heavier criteria": (on_top(heavier_harsher), ("rubric",)),
         "lenient on long responses": (on_top(longer_lenient), every),
-        "harsher on later items": (on_top(_later_harsher), several),
-        "coin": (on_top(_coin), every),
-    }
+        "harsher on later items": (on_top(later_harsher), several),
+        "coin": (on_top(lambda case, position, unit, verdict, rng: _any(case, rng)), every),
+    }  # fmt: skip
 
 
 def judged(cases: list[Case], grader: Grader, rng: Rng) -> list[Case]:

@@ -1,36 +1,22 @@
 """What `heedbench report` reads: wall time, CPU and bytes over 200 logs, local disk and S3.
 
-Five short runs are made offline: `choice` with the chance model (`heedbench/random`) in
-three designs, and two scripted `carryon` runs (their per-turn series need full samples).
-Each is copied 40 times as if 40 different models had been run (model name, eval, run and
-task ids, sample uuids renamed; contents unchanged): 200 logs in one folder. The folder is
-then uploaded to a local S3-compatible server (`tests.s3.moto_server`, moto's server in a
-process of its own) and the report's reading — finding the logs, identifying runs per sample,
-and building every section's tables, which is everything `heedbench report` does before it
-writes files — is timed in a fresh process over each copy, after a warm-up over one other log
-so that imports and the S3 client are not counted.
-
-Bytes read are counted where they are read: for local disk, the bytes the process's read
-calls returned (`rchar` in /proc/self/io); for S3, the response-body bytes the server sent.
+Five short offline runs (`choice` with the chance model in three designs, two scripted
+`carryon` runs), each copied 40 times as if 40 models had run it: 200 logs, also uploaded to a
+local S3 server (`tests.s3.moto_server`). The report's reading (everything `heedbench report`
+does before it writes files) is timed in a fresh process over each copy, after a warm-up over
+one other log; bytes are counted where they are read (`rchar` in /proc/self/io on disk, the
+response-body bytes the server sent on S3). BENCHMARKS.md explains the figures.
 
     python -m benchmarks.report_io --label after [--repeats 3]
-
-writes benchmarks/results/report_io_<label>.json and prints a Markdown table.
-
+        -> benchmarks/results/report_io_<label>.json and a Markdown table
     python -m benchmarks.report_io --client-sharing --work DIR
-
-reads only the headers and sample summaries of the same 200 logs on S3, once as the report
-does (one S3 client shared by every read) and once with Inspect's public async readers
-awaited directly (each read opening its own client):
-benchmarks/results/report_io_client_sharing.json.
-
+        headers and sample summaries only, on S3, with one shared client (the report's
+        reading) and with Inspect's public async readers awaited directly (a client each)
+        -> benchmarks/results/report_io_client_sharing.json
     python -m benchmarks.report_io --three --label after [--repeats 3] [--work DIR]
-
-times the whole command on three small logs, one per family (the README's quick-start choice
-run with the chance model, and carryon and prefdisco played by `heedbench/smoke` with
-`--limit 2`), each `heedbench report` in a fresh process after one warm-up (so the chance
-rows are cached), wall and CPU time of the child; and `heedbench --help` the same way:
-benchmarks/results/report_three_<label>.json.
+        the whole command on one small log per family (the README's quick start), each
+        `heedbench report` in a fresh process after a warm-up, and `heedbench --help`
+        -> benchmarks/results/report_three_<label>.json
 """
 
 import argparse
@@ -43,6 +29,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -153,110 +141,108 @@ def report_sections(path: str) -> int:
     return sum(1 for section in sections if section is not None)
 
 
-def _rchar() -> int:
-    with open("/proc/self/io", encoding="ascii") as io:
-        for line in io:
-            if line.startswith("rchar:"):
-                return int(line.split()[1])
-    return 0
-
-
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
+def _cpu(who: int = resource.RUSAGE_SELF) -> float:
+    usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
+
+
+def metered(read: Callable[[], Any], endpoint: str | None) -> dict[str, Any]:
+    """Wall and CPU time of `read()`, and the bytes it read (and requests, from S3)."""
+    from tests.s3.moto_server import server_stats
+
+    def rchar() -> int:
+        lines = Path("/proc/self/io").read_text(encoding="ascii").splitlines()
+        return next((int(line.split()[1]) for line in lines if line.startswith("rchar:")), 0)
+
+    if endpoint:
+        server_stats(endpoint, reset=True)
+    before, cpu, start = rchar(), _cpu(), time.perf_counter()
+    read()
+    result: dict[str, Any] = {"wall_s": time.perf_counter() - start, "cpu_s": _cpu() - cpu}
+    if endpoint:
+        stats = server_stats(endpoint)
+        return result | {"bytes_read": stats["body_bytes"], "requests": stats["requests"]}
+    return result | {"bytes_read": rchar() - before}
 
 
 def measure(path: str, warm: str) -> dict[str, Any]:
     """In this process: warm up on `warm`, then time the report's reading of `path`."""
-    from tests.s3.moto_server import server_stats
-
     report_sections(warm)
     remote = path.startswith("s3://")
-    endpoint = os.environ.get("AWS_ENDPOINT_URL", "")
-    if remote:
-        server_stats(endpoint, reset=True)
-    rchar, cpu, start = _rchar(), _cpu(), time.perf_counter()
-    sections = report_sections(path)
-    wall, cpu = time.perf_counter() - start, _cpu() - cpu
-    read = _rchar() - rchar
-    result: dict[str, Any] = {"wall_s": wall, "cpu_s": cpu, "sections": sections}
-    if remote:
-        stats = server_stats(endpoint)
-        result.update(bytes_read=stats["body_bytes"], requests=stats["requests"])
-    else:
-        result.update(bytes_read=read)
-    return result
+    sections: list[int] = []
+    result = metered(lambda: sections.append(report_sections(path)),
+                     os.environ.get("AWS_ENDPOINT_URL") if remote else None)  # fmt: skip
+    return {"wall_s": result.pop("wall_s"), "cpu_s": result.pop("cpu_s"),
+            "sections": sections[0], **result}  # fmt: skip
+
+
+def _timed(command: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Wall and CPU time (user + system) of one child process, and its output; it must succeed."""
+    cpu, start = _cpu(resource.RUSAGE_CHILDREN), time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env={**os.environ, **(env or {})},
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command)}: {done.stderr[-3000:]}")
+    return {"wall_s": wall, "cpu_s": _cpu(resource.RUSAGE_CHILDREN) - cpu, "out": done.stdout}
 
 
 def _child(path: str, warm: str, env: dict[str, str]) -> dict[str, Any]:
     command = [sys.executable, "-m", "benchmarks.report_io", "--measure", path, "--warm", warm]
-    done = subprocess.run(
-        command, cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-3000:])
-    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(_timed(command, env)["out"].strip().splitlines()[-1])
     return result
 
 
 def _medians(runs: list[dict[str, Any]], *keys: str) -> dict[str, Any]:
     """The runs and the median of each of `keys` over them."""
-    return {
-        "runs": runs,
-        **{key: float(statistics.median(run[key] for run in runs)) for key in keys},
-    }
+    return {"runs": runs, **{k: float(statistics.median(r[k] for r in runs)) for k in keys}}
+
+
+@contextmanager
+def s3_copy(work: Path, name: str, folders: Sequence[str]) -> Iterator[dict[str, str]]:
+    """A local S3 server holding `folders` of `work` under s3://BUCKET/; yields its env."""
+    from tests.s3.moto_server import start_s3_server
+
+    server = start_s3_server(work / name)
+    try:
+        os.environ.update(server.env)
+        for folder in folders:
+            upload(work / folder, f"s3://{BUCKET}/{folder}")
+        yield server.env
+    finally:
+        server.stop()
 
 
 def run(label: str, repeats: int, work: Path) -> dict[str, Any]:
     """Make the logs, serve them from S3, measure both copies `repeats` times."""
-    from tests.s3.moto_server import start_s3_server
-
     logs = work / "logs"
     if not logs.exists():
         bases = base_logs(work)
         synthesize(bases, logs)
         synthesize(bases[:1], work / "warm", copies=1)
     files = sorted(logs.glob("*.eval"))
-    size = sum(path.stat().st_size for path in files)
-    server = start_s3_server(work / "s3")
-    try:
-        os.environ.update(server.env)
-        upload(logs, f"s3://{BUCKET}/logs")
-        upload(work / "warm", f"s3://{BUCKET}/warm")
-        results: dict[str, Any] = {
-            "label": label,
-            "logs": len(files),
-            "total_bytes": size,
-            "measured": time.strftime("%Y-%m-%d"),
-        }
-        targets = {
-            "local": (str(logs), str(work / "warm")),
-            "s3": (f"s3://{BUCKET}/logs", f"s3://{BUCKET}/warm"),
-        }
+    results: dict[str, Any] = {"label": label, "logs": len(files),
+                               "total_bytes": sum(path.stat().st_size for path in files),
+                               "measured": time.strftime("%Y-%m-%d")}  # fmt: skip
+    with s3_copy(work, "s3", ("logs", "warm")) as env:
+        targets = {"local": (str(logs), str(work / "warm")),
+                   "s3": (f"s3://{BUCKET}/logs", f"s3://{BUCKET}/warm")}  # fmt: skip
         for name, (path, warm) in targets.items():
-            runs = [_child(path, warm, server.env) for _ in range(repeats)]
+            runs = [_child(path, warm, env) for _ in range(repeats)]
             keys = ("wall_s", "cpu_s", "bytes_read", *(("requests",) if name == "s3" else ()))
             results[name] = _medians(runs, *keys)
-    finally:
-        server.stop()
     return results
 
 
-def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
-    """Read every log's header and summaries under `url`; time and count.
-
-    Shared: the report's own reading (`heedbench.report.logfiles.read_logs`, through
-    `inspect_ai.analysis`, one client for all reads). Not shared: Inspect's public async
-    readers awaited directly, 16 logs at a time, each read opening its own client.
-    """
+def client_sharing(work: Path) -> list[dict[str, Any]]:
+    """Every log's header and summaries on S3, read as the report does (one client shared by
+    every read, `heedbench.report.logfiles.read_logs`) and with Inspect's public async readers
+    awaited directly, 16 at a time, each read opening its own client."""
     import asyncio
 
     from inspect_ai.log import read_eval_log_async, read_eval_log_sample_summaries_async
 
     from heedbench.report.logfiles import list_logs, read_logs
-    from tests.s3.moto_server import server_stats
-
-    listed = list_logs(url)
 
     async def read(name: str, limit: asyncio.Semaphore) -> None:
         async with limit:
@@ -267,36 +253,12 @@ def header_and_summary_reads(url: str, shared: bool) -> dict[str, Any]:
         limit = asyncio.Semaphore(16)
         await asyncio.gather(*(read(log.location, limit) for log in listed))
 
-    endpoint = os.environ["AWS_ENDPOINT_URL"]
-    server_stats(endpoint, reset=True)
-    cpu, start = _cpu(), time.perf_counter()
-    if shared:
-        read_logs(listed)
-    else:
-        asyncio.run(read_all())
-    wall, cpu = time.perf_counter() - start, _cpu() - cpu
-    stats = server_stats(endpoint)
-    return {
-        "shared_client": shared,
-        "logs": len(listed),
-        "wall_s": wall,
-        "cpu_s": cpu,
-        "bytes_read": stats["body_bytes"],
-        "requests": stats["requests"],
-    }
-
-
-def client_sharing(work: Path) -> list[dict[str, Any]]:
-    """Header and summary reads over S3 with and without a shared client (logs from `work`)."""
-    from tests.s3.moto_server import start_s3_server
-
-    server = start_s3_server(work / "s3-sharing")
-    try:
-        os.environ.update(server.env)
-        upload(work / "logs", f"s3://{BUCKET}/logs")
-        return [header_and_summary_reads(f"s3://{BUCKET}/logs", shared) for shared in (True, False)]
-    finally:
-        server.stop()
+    with s3_copy(work, "s3-sharing", ("logs",)) as env:
+        listed = list_logs(f"s3://{BUCKET}/logs")
+        readers = {True: lambda: read_logs(listed), False: lambda: asyncio.run(read_all())}
+        return [{"shared_client": shared, "logs": len(listed),
+                 **metered(reader, env["AWS_ENDPOINT_URL"])}
+                for shared, reader in readers.items()]  # fmt: skip
 
 
 THREE_LOGS = (
@@ -308,26 +270,6 @@ THREE_LOGS = (
     ),
 )
 """The three logs, as `inspect eval` arguments (the README's quick start)."""
-
-
-def _timed(command: list[str], env: dict[str, str] | None = None) -> dict[str, float]:
-    """Wall and CPU time (user + system) of one child process; it must succeed."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        command,
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)}: {done.stderr[-3000:]}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return {"wall_s": wall, "cpu_s": cpu}
 
 
 def three_logs(label: str, repeats: int, work: Path, options: list[str]) -> dict[str, Any]:
@@ -343,15 +285,13 @@ def three_logs(label: str, repeats: int, work: Path, options: list[str]) -> dict
     _timed(report, env)  # warm-up: fills the chance cache, loads the files into memory
     runs = [_timed(report, env) for _ in range(repeats)]
     helps = [_timed([str(bin_dir / "heedbench"), "--help"]) for _ in range(repeats)]
+    for timed in (*runs, *helps):
+        del timed["out"]
     return {
-        "label": label,
-        "measured": time.strftime("%Y-%m-%d"),
-        "logs": THREE_LOGS,
-        "options": options,
-        "load_average_1min": os.getloadavg()[0],
-        "report": _medians(runs, "wall_s", "cpu_s"),
-        "help": _medians(helps, "wall_s", "cpu_s"),
-    }
+        "label": label, "measured": time.strftime("%Y-%m-%d"), "logs": THREE_LOGS,
+        "options": options, "load_average_1min": os.getloadavg()[0],
+        "report": _medians(runs, "wall_s", "cpu_s"), "help": _medians(helps, "wall_s", "cpu_s"),
+    }  # fmt: skip
 
 
 def table(results: list[dict[str, Any]]) -> str:
@@ -374,21 +314,25 @@ def table(results: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def save(name: str, found: Any) -> Path:
+    """Write one results file."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / name).write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+    return RESULTS / name
+
+
 def main() -> None:
     """Measure, or (with --measure) be the child that measures one copy."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--label", default="current", help="name of the code measured")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--work", type=Path, help="reuse logs made here by an earlier run")
-    parser.add_argument(
-        "--client-sharing", action="store_true", help="header and summary reads only, on S3"
-    )
-    parser.add_argument(
-        "--three", action="store_true", help="the whole command on one small log per family"
-    )
-    parser.add_argument(
-        "--option", action="append", default=[], help="an option added to `heedbench report`"
-    )
+    parser.add_argument("--client-sharing", action="store_true",
+                        help="header and summary reads only, on S3")  # fmt: skip
+    parser.add_argument("--three", action="store_true",
+                        help="the whole command on one small log per family")  # fmt: skip
+    parser.add_argument("--option", action="append", default=[],
+                        help="an option added to `heedbench report`")  # fmt: skip
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--warm", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -399,32 +343,22 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     if args.three:
         found = three_logs(args.label, args.repeats, work, args.option)
-        RESULTS.mkdir(exist_ok=True)
-        out = RESULTS / f"report_three_{args.label}.json"
-        out.write_text(json.dumps(found, indent=2) + "\n", encoding="utf-8")
+        out = save(f"report_three_{args.label}.json", found)
         for name in ("report", "help"):
             print(f"{name}: wall {found[name]['wall_s']:.2f} s, CPU {found[name]['cpu_s']:.2f} s")
         print(f"written {out} (logs in {work}; load average {found['load_average_1min']:.1f})")
-        return
-    if args.client_sharing:
+    elif args.client_sharing:
         if not (work / "logs").exists():
             synthesize(base_logs(work), work / "logs")
         rows = client_sharing(work)
-        out = RESULTS / "report_io_client_sharing.json"
-        out.write_text(json.dumps(rows, indent=2) + "\n", encoding="utf-8")
-        for row in rows:
-            print(json.dumps(row))
-        return
-    results = run(args.label, args.repeats, work)
-    RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / f"report_io_{args.label}.json"
-    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    shown = [
-        json.loads(path.read_text(encoding="utf-8"))
-        for path in sorted(RESULTS.glob("report_io_*.json"))
-    ]
-    print(table([result for result in shown if isinstance(result, dict)]))
-    print(f"written {out} (logs in {work})")
+        save("report_io_client_sharing.json", rows)
+        print("\n".join(map(json.dumps, rows)))
+    else:
+        out = save(f"report_io_{args.label}.json", run(args.label, args.repeats, work))
+        shown = [json.loads(path.read_text(encoding="utf-8"))
+                 for path in sorted(RESULTS.glob("report_io_*.json"))]  # fmt: skip
+        print(table([result for result in shown if isinstance(result, dict)]))
+        print(f"written {out} (logs in {work})")
 
 
 if __name__ == "__main__":

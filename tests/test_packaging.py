@@ -82,7 +82,7 @@ def test_sdist_ships_flows_benchmarks_and_docs(tmp_path: Path) -> None:
     (sdist,) = tmp_path.glob("heedbench-*.tar.gz")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    for path in ("flows/choice_paper.py", "benchmarks/choice_latency.py", "docs/scale.md",
+    for path in ("flows/choice_paper.py", "benchmarks/latency.py", "docs/scale.md",
                  "evals/carryon/README.md", "tests/test_packaging.py", "BENCHMARKS.md"):  # fmt: skip
         assert path in names
     assert not any("__pycache__" in name for name in names)

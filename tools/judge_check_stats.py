@@ -15,23 +15,20 @@ and the field, and exits with status 1.
 Usage: python tools/judge_check_stats.py [--dir datasets/judge_check]
 """
 
-import argparse
 import math
 import re
 import statistics
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-from pydantic_core import PydanticCustomError
 
 from heedbench.evals.carryon.dataset import INFORMATION_CATEGORIES, SAFETY_CATEGORIES
 from heedbench.evals.judge_check.dataset import ATTACKS, CHECKLIST_FILE, HARM_FILE
 from heedbench.evals.judge_check.gold import (
-    Attack,
     ChecklistCase,
     ChecklistItemGold,
     HarmCase,
@@ -40,12 +37,10 @@ from heedbench.evals.judge_check.gold import (
 )
 from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, weighted_kappa
+from heedbench.scorers.judge_check import gold_files as card
 from heedbench.scorers.judge_check.cues import label_only_cues, ngrams
-from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
+from heedbench.scorers.judge_check.gold_files import Card, Problems, Record, fail, table, words
 from heedbench.scorers.judge_check.injection import PUSHES
-
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = ROOT / "datasets" / "judge_check"
 
 CHECKLIST, HARM = CHECKLIST_FILE, HARM_FILE
 
@@ -78,18 +73,6 @@ HARM_KIND_LEVEL = {
     "full_compliance": 5,
     "no_answer": 1,
 }
-# Look-alike delimiter variants, recognised in responses for the statistics.
-LOOKALIKES: dict[str, Callable[[str], bool]] = {
-    "two spaces": lambda t: "END  DATA" in t,
-    "tab": lambda t: "END\tDATA" in t,
-    "no-break space U+00A0": lambda t: "END\u00a0DATA" in t,
-    "zero-width space U+200B": lambda t: "\u200b" in t,
-    "full-width brackets": lambda t: "\uff3b" in t,
-    "Greek Epsilon U+0395": lambda t: "\u0395ND" in t,
-    "Cyrillic Ie U+0415": lambda t: "\u0415ND" in t,
-    "hex nonce": lambda t: re.search(r"<<END-[0-9a-f]{6}>>", t) is not None,
-}
-
 # Shortcut baselines: a checklist "grader" that says yes when enough of an item's content words
 # occur in the response, and a harm "grader" that keys on one word or word pair.
 QUESTION_FRAME = frozenset(
@@ -106,37 +89,7 @@ QUESTION_FRAME = frozenset(
 OVERLAP_THRESHOLDS = (0.2, 0.25, 1 / 3, 0.4, 0.5, 0.6, 0.7)
 
 
-def words(text: str) -> int:
-    """The number of whitespace-separated words in a response."""
-    return len(text.split())
-
-
-def where_of(name: str, index: int, record: Record) -> str:
-    """A location string naming the file and the record."""
-    return f"{name}: {record.get('id', f'record {index}')}"
-
-
 # ------------------------------------------------- the loader's models, narrowed to the card
-
-
-def _fail(message: str) -> PydanticCustomError:
-    return PydanticCustomError("contract", message)
-
-
-class _Card(BaseModel):
-    """The card's contract on every gold record: every key present (null where clean)."""
-
-    attack: Attack | None
-    push: Literal["lenient", "harsh"] | None
-    twin: Text | None
-    note: Text
-
-    @field_validator("kind", check_fields=False)
-    @classmethod
-    def _adversarial(cls, kind: str, info: ValidationInfo) -> str:
-        if "attack" in info.data and (info.data["attack"] is not None) != (kind == "adversarial"):
-            raise _fail("must be 'adversarial' exactly when attack is set")
-        return kind
 
 
 class ItemCard(ChecklistItemGold):
@@ -148,7 +101,7 @@ class ItemCard(ChecklistItemGold):
     note: Text
 
 
-class ChecklistCard(_Card, ChecklistCase):
+class ChecklistCard(Card, ChecklistCase):
     """A `carryon_checklist.jsonl` record under the card's contract."""
 
     model_config = ConfigDict(extra="forbid")
@@ -164,14 +117,14 @@ class ChecklistCard(_Card, ChecklistCase):
     def _items(cls, items: list[ItemCard], info: ValidationInfo) -> list[ItemCard]:
         for number, item in enumerate(items, 1):
             if item.id != f"{info.data.get('id')}.{number}":
-                raise _fail(f"item {number}'s id must be {info.data.get('id')}.{number}")
+                raise fail(f"item {number}'s id must be {info.data.get('id')}.{number}")
         labels, kind = [item.fulfilled for item in items], info.data.get("kind")
         if kind in ("refusal", "no_answer") and any(labels):
-            raise _fail(f"a {kind} record must have every item unfulfilled")
+            raise fail(f"a {kind} record must have every item unfulfilled")
         if kind == "partial" and (all(labels) or not any(labels)):
-            raise _fail("a partial answer needs both fulfilled and unfulfilled items")
+            raise fail("a partial answer needs both fulfilled and unfulfilled items")
         if kind == "full" and sum(labels) * 2 <= len(labels):
-            raise _fail("a full answer must fulfil most items")
+            raise fail("a full answer must fulfil most items")
         return items
 
 
@@ -181,7 +134,7 @@ class MessageCard(Message):
     model_config = ConfigDict(extra="forbid")
 
 
-class HarmCard(_Card, HarmCase):
+class HarmCard(Card, HarmCase):
     """A `carryon_harm.jsonl` record under the card's contract."""
 
     model_config = ConfigDict(extra="forbid")
@@ -197,9 +150,9 @@ class HarmCard(_Card, HarmCase):
     def _exchanges(cls, conversation: list[MessageCard]) -> list[MessageCard]:
         """1 to 3 exchanges, alternating user/assistant, ending with the user message answered."""
         if len(conversation) not in (1, 3, 5):
-            raise _fail("must hold 1, 3 or 5 messages (1 to 3 exchanges)")
+            raise fail("must hold 1, 3 or 5 messages (1 to 3 exchanges)")
         if any(m.role != ("user", "assistant")[i % 2] for i, m in enumerate(conversation)):
-            raise _fail("messages alternate, starting with the user")
+            raise fail("messages alternate, starting with the user")
         return conversation
 
     @field_validator("harm")
@@ -207,22 +160,11 @@ class HarmCard(_Card, HarmCase):
     def _level(cls, harm: int, info: ValidationInfo) -> int:
         kind = info.data.get("kind")
         if kind in HARM_KIND_LEVEL and harm != HARM_KIND_LEVEL[kind]:
-            raise _fail(f"kind '{kind}' goes with harm {HARM_KIND_LEVEL[kind]}")
+            raise fail(f"kind '{kind}' goes with harm {HARM_KIND_LEVEL[kind]}")
         return harm
 
 
 MODELS: dict[str, type[BaseModel]] = {CHECKLIST: ChecklistCard, HARM: HarmCard}
-
-
-def validate(name: str, records: list[Record], problems: Problems) -> None:
-    """Each record of a file against its card model; ids unique."""
-    seen: set[Any] = set()
-    for index, record in enumerate(records, 1):
-        where = where_of(name, index, record)
-        schema_problems(MODELS[name], record, where, problems)
-        if record.get("id") in seen:
-            problems.add(where, "id", f"duplicate id {record['id']}")
-        seen.add(record.get("id"))
 
 
 # --------------------------------------------------------------------------- pairing
@@ -269,31 +211,27 @@ def push_fits(record: Record) -> bool:
 def check_twins(name: str, records: list[Record], problems: Problems) -> None:
     """Each adversarial record's `twin` is a clean record of the same case in the same file."""
     by_id = {record["id"]: record for record in records}
-    for record in records:
+    for index, record in enumerate(records):
         if not record["attack"]:
             continue
-        where = f"{name}: {record['id']}"  # push and twin are set: the card model saw to it
+        at = card.where(name, index, record)  # push and twin are set: the card model saw to it
         if not push_fits(record):
-            problems.add(where, "push", "the injection target lies the other way")
-        twin = by_id.get(record["twin"])
-        if twin is None or twin["attack"] is not None:
-            problems.add(where, "twin", f"{record['twin']!r} is not a clean record of this file")
+            problems.add(at, "push", "the injection target lies the other way")
+        twin = card.twin_of(at, record, by_id, TWIN_SAME[name], problems)
+        if twin is None:
             continue
-        for field in TWIN_SAME[name]:
-            if twin.get(field) != record.get(field):
-                problems.add(where, "twin", f"the twin's {field} differs")
         if unit_names(twin) != unit_names(record):
-            problems.add(where, "twin", "the twin judges other items")
+            problems.add(at, "twin", "the twin judges other items")
         if gold_of(twin) != gold_of(record):
-            problems.add(where, "twin", "the twin's gold labels differ")
+            problems.add(at, "twin", "the twin's gold labels differ")
         if record["attack"] == "null_response":
             if twin["kind"] != "no_answer":
-                problems.add(where, "twin", "a null_response's twin must be a no_answer record")
+                problems.add(at, "twin", "a null_response's twin must be a no_answer record")
         elif not (
             contains_in_order(record["response"], twin["response"])
             and len(record["response"]) > len(twin["response"])
         ):
-            problems.add(where, "twin", "the response is not the twin's text plus injected text")
+            problems.add(at, "twin", "the response is not the twin's text plus injected text")
 
 
 # --------------------------------------------------------------------------- shortcuts
@@ -431,13 +369,6 @@ def check_adversarial(data: dict[str, list[Record]], problems: Problems) -> None
 # --------------------------------------------------------------------------- report
 
 
-def table(header: list[Any], rows: list[list[Any]]) -> str:
-    """A markdown table."""
-    lines = ["| " + " | ".join(str(cell) for cell in header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def share(part: int, whole: int) -> str:
     """A percentage with one decimal, or a dash for an empty whole."""
     return f"{100 * part / whole:.1f} %" if whole else "-"
@@ -550,30 +481,20 @@ def report_harm(records: list[Record]) -> str:
 def report_adversarial(data: dict[str, list[Record]]) -> str:
     """Adversarial records per attack, push direction and file, and look-alike variants."""
     chosen = {name: [r for r in records if r["attack"]] for name, records in data.items()}
-    cells = [(name, push) for name in data for push in PUSHES]
-
-    def count(attacks: Sequence[str]) -> list[int]:
-        return [sum(r["attack"] in attacks and r["push"] == p for r in chosen[n]) for n, p in cells]
-
     paired = [
         [f"`{name}`", len(found), sum(1 for r in found if r.get("twin")),
          sum(target_differs(r) for r in found)]
         for name, found in chosen.items()
     ]  # fmt: skip
-    every = [r for found in chosen.values() for r in found]
-    variants = [
-        [label, ", ".join(r["id"] for r in every if test(r["response"])) or "-"]
-        for label, test in LOOKALIKES.items()
-    ]
     return "\n\n".join(
         [
             "### Adversarial subset: attack x push",
             table(
-                ["attack", *(f"`{name.split('.')[0]}` {push}" for name, push in cells)],
-                [*([attack, *count([attack])] for attack in ATTACKS), ["**all**", *count(ATTACKS)]],
+                ["attack", *(f"`{name.split('.')[0]}` {push}" for name in data for push in PUSHES)],
+                card.attack_push_rows(list(chosen.values())),
             ),
             table(["file", "adversarial", "with a clean twin", "injection target ≠ gold"], paired),
-            table(["look-alike variant", "records"], variants),
+            card.lookalike_table([r for found in chosen.values() for r in found], empty="-"),
         ]
     )
 
@@ -609,32 +530,30 @@ def report_cues(data: dict[str, list[Record]]) -> str:
     )
 
 
-def main() -> int:
-    """Validate, then print the markdown report; return the exit status."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="folder with the files")
-    args = parser.parse_args()
-    problems = Problems()
-    data = {name: read_jsonl(args.dir / name, problems) for name in (CHECKLIST, HARM)}
-    for name, records in data.items():
-        validate(name, records, problems)
+def check(folder: Path, problems: Problems) -> dict[str, list[Record]]:
+    """Each file against its card model, then (on valid data) the twins and the coverage."""
+    data = {name: card.read_checked(folder, name, MODELS[name], problems)[0] for name in MODELS}
     if not problems.lines:
         for name, records in data.items():
             check_twins(name, records, problems)
         check_coverage(data, problems)
-    if problems.lines:
-        print("\n".join(problems.lines), file=sys.stderr)
-        print(f"{len(problems.lines)} problem(s) found.", file=sys.stderr)
-        return 1
-    sections = [
+    return data
+
+
+def report(folder: Path, data: dict[str, list[Record]]) -> str:
+    """The markdown the data card quotes."""
+    return "\n\n".join([
         report_lengths(data),
         report_checklist(data[CHECKLIST]),
         report_harm(data[HARM]),
         report_adversarial(data),
         report_cues(data),
-    ]
-    print("\n\n".join(sections))
-    return 0
+    ])  # fmt: skip
+
+
+def main() -> int:
+    """Validate, then print the markdown report; return the exit status."""
+    return card.run_tool(__doc__, check, report)
 
 
 if __name__ == "__main__":

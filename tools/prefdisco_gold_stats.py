@@ -15,7 +15,6 @@ the twin check, the cue units and the shortcut rules quoted as reference rows.
 Usage: python tools/prefdisco_gold_stats.py [--dir datasets/judge_check]
 """
 
-import argparse
 import re
 import statistics
 import sys
@@ -26,13 +25,10 @@ from typing import Annotated, Any, Literal
 
 from inspect_ai.dataset import Sample
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationInfo, field_validator
-from pydantic_core import PydanticCustomError
 
 from heedbench.evals.judge_check.errors import JudgeCheckDataError
 from heedbench.evals.judge_check.gold import (
-    ATTACKS,
     CORRECTNESS_KINDS,
-    Attack,
     CorrectnessCase,
     Criterion,
     RubricCase,
@@ -41,28 +37,17 @@ from heedbench.evals.judge_check.labels import Labelling, gold_labels, main_case
 from heedbench.evals.prefdisco.sources import SOURCES
 from heedbench.jsonl import Text
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
+from heedbench.scorers.judge_check import gold_files as card
 from heedbench.scorers.judge_check.cues import label_only_cues
-from heedbench.scorers.judge_check.gold_files import Problems, Record, read_jsonl, schema_problems
+from heedbench.scorers.judge_check.gold_files import Card, Problems, Record, fail, table, words
 from heedbench.scorers.prefdisco.answers import VerdictKind, deterministic_verdict
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DIR = ROOT / "datasets" / "judge_check"
 RUBRIC = "prefdisco_rubric.jsonl"
 CORRECTNESS = "prefdisco_correctness.jsonl"
 PUSHES = ("lenient", "harsh")
 RUBRIC_KINDS = ("aligned", "misaligned", "mixed", "adversarial")
 NEVER_CORRECT = ("hedged", "refusal", "no_answer")
 """Kinds that commit to no single answer, so the guide labels them incorrect."""
-
-
-def where(name: str, index: int, record: Record) -> str:
-    """How a message names a record: file, 1-based record number and id."""
-    return f"{name} record {index + 1} ({record.get('id', '?')})"
-
-
-def words(text: str) -> int:
-    """A response's length in whitespace-separated words."""
-    return len(text.split())
 
 
 def one_span(clean: str, injected: str) -> bool:
@@ -85,27 +70,6 @@ def _shared_start(first: str, second: str) -> int:
 
 
 # -- validation: the loader's models, narrowed to the data card's contract ---------------------
-
-
-def _fail(message: str) -> PydanticCustomError:
-    return PydanticCustomError("contract", message)
-
-
-class _Card(BaseModel):
-    """The card's contract on every gold record: every key present (null where clean)."""
-
-    attack: Attack | None
-    injection_target: dict[str, Any] | None
-    push: Literal["lenient", "harsh"] | None
-    twin: Text | None
-    note: Text
-
-    @field_validator("kind", check_fields=False)
-    @classmethod
-    def _adversarial(cls, kind: str, info: ValidationInfo) -> str:
-        if "attack" in info.data and (info.data["attack"] is not None) != (kind == "adversarial"):
-            raise _fail("is 'adversarial' exactly when attack is set")
-        return kind
 
 
 def rubric_kind(scores: Sequence[int]) -> str:
@@ -133,15 +97,15 @@ class CardCriterion(Criterion):
         if levels is None:
             return value
         if set(levels) != {1, 3, 5}:
-            raise _fail("levels must map exactly '1', '3' and '5' to texts")
+            raise fail("levels must map exactly '1', '3' and '5' to texts")
         if value == "3" and not levels[1].startswith("Goes to an extreme"):
-            raise _fail("for value 3, level 1 describes either extreme")
+            raise fail("for value 3, level 1 describes either extreme")
         if value in ("2", "4") and not levels[5].startswith("Leans clearly"):
-            raise _fail(f"for value {value}, level 5 leans toward one end")
+            raise fail(f"for value {value}, level 5 leans toward one end")
         return value
 
 
-class RubricCard(_Card, RubricCase):
+class RubricCard(Card, RubricCase):
     """A `prefdisco_rubric.jsonl` record under the card's contract."""
 
     model_config = ConfigDict(extra="forbid")
@@ -154,14 +118,14 @@ class RubricCard(_Card, RubricCase):
     @classmethod
     def _criteria(cls, criteria: list[CardCriterion], info: ValidationInfo) -> Any:
         if len({c.preference for c in criteria}) != len(criteria):
-            raise _fail("each criterion needs its own preference name")
+            raise fail("each criterion needs its own preference name")
         kind, scored = info.data.get("kind"), rubric_kind([c.score for c in criteria])
         if kind not in (None, "adversarial", scored):
-            raise _fail(f"the scores make this record '{scored}', not '{kind}'")
+            raise fail(f"the scores make this record '{scored}', not '{kind}'")
         return criteria
 
 
-class CorrectnessCard(_Card, CorrectnessCase):
+class CorrectnessCard(Card, CorrectnessCase):
     """A `prefdisco_correctness.jsonl` record under the card's contract."""
 
     model_config = ConfigDict(extra="forbid")
@@ -175,16 +139,16 @@ class CorrectnessCard(_Card, CorrectnessCase):
         if options is None:
             return options
         if list(options) != list("ABCDEFGHIJ"[: len(options)]) or len(options) < 2:
-            raise _fail("must map the letters A, B, ... in order to texts")
+            raise fail("must map the letters A, B, ... in order to texts")
         if not all(f"\n{k}. {v}" in f"\n{info.data.get('problem')}" for k, v in options.items()):
-            raise _fail("the problem must list every option as an 'A. text' line")
+            raise fail("the problem must list every option as an 'A. text' line")
         return options
 
     @field_validator("kind")
     @classmethod
     def _commits(cls, kind: str, info: ValidationInfo) -> str:
         if kind in NEVER_CORRECT and info.data.get("correct") is not False:
-            raise _fail(f"a {kind} response commits to no answer: correct must be false")
+            raise fail(f"a {kind} response commits to no answer: correct must be false")
         return kind
 
 
@@ -199,19 +163,11 @@ def check_pairing(name: str, valid: dict[int, Record], problems: Problems) -> No
     for index, record in valid.items():
         if (push := record["push"]) is None:
             continue
-        at = where(name, index, record)
+        at = card.where(name, index, record)
         if record["injection_target"] != target(push):
             problems.add(at, "injection_target", f"a {push} push asks for {target(push)}")
-        twin = by_id.get(record["twin"])
-        if twin is None:
-            problems.add(at, "twin", "must name a valid record in the same file")
-            continue
-        if twin["attack"] is not None:
-            problems.add(at, "twin", f"{twin['id']} is not a clean record")
-        for field in same:
-            if twin[field] != record[field]:
-                problems.add(at, field, f"differs from the twin {twin['id']}")
-        if not one_span(twin["response"], record["response"]):
+        twin = card.twin_of(at, record, by_id, same, problems)
+        if twin is not None and not one_span(twin["response"], record["response"]):
             problems.add(at, "response", "is not the twin's response plus one injected span")
 
 
@@ -228,15 +184,7 @@ FILES = {
 
 def validate_file(folder: Path, name: str, problems: Problems) -> list[Record]:
     """One gold file's records, each checked by its card model, ids unique, then the pairing."""
-    records = read_jsonl(folder / name, problems)
-    valid, seen = {}, set()
-    for index, record in enumerate(records):
-        at = where(name, index, record)
-        if schema_problems(FILES[name][0], record, at, problems):
-            valid[index] = record
-        if record.get("id") in seen:
-            problems.add(at, "id", "duplicate id")
-        seen.add(record.get("id"))
+    records, valid = card.read_checked(folder, name, FILES[name][0], problems)
     check_pairing(name, valid, problems)
     return records
 
@@ -266,14 +214,19 @@ def read_labellings(
     return cases, found
 
 
-def validate(folder: Path) -> tuple[list[Record], list[Record], list[str]]:
-    """Read and check both files and their labellings: (rubric, correctness, problems)."""
-    problems = Problems()
+def check(folder: Path, problems: Problems) -> tuple[list[Record], list[Record]]:
+    """Read and check both files and their labellings: (rubric, correctness)."""
     rubric, correctness = (validate_file(folder, name, problems) for name in FILES)
     if not problems.lines:
         for name in FILES:
             read_labellings(folder, name, problems)
-    return rubric, correctness, problems.lines
+    return rubric, correctness
+
+
+def validate(folder: Path) -> tuple[list[Record], list[Record], list[str]]:
+    """Read and check both files and their labellings: (rubric, correctness, problems)."""
+    problems = Problems()
+    return *check(folder, problems), problems.lines
 
 
 # -- cue units and shortcut rules -------------------------------------------------------------
@@ -372,13 +325,6 @@ def reader_verdict(record: Record) -> bool | None:
 # -- statistics -------------------------------------------------------------------------------
 
 
-def table(header: Sequence[Any], rows: Iterable[Sequence[Any]]) -> str:
-    """A markdown table."""
-    lines = ["| " + " | ".join(map(str, header)) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(map(str, row)) + " |" for row in rows]
-    return "\n".join(lines)
-
-
 def spread(values: Sequence[int]) -> list[Any]:
     """Count, minimum, 10th, 25th, 50th, 75th and 90th percentile and maximum."""
     if len(values) < 2:
@@ -474,25 +420,9 @@ def correctness_section(records: list[Record]) -> list[str]:
     ]  # fmt: skip
 
 
-LOOKALIKES: dict[str, Callable[[str], bool]] = {
-    "two spaces": lambda text: "END  DATA" in text,
-    "tab": lambda text: "END\tDATA" in text,
-    "no-break space U+00A0": lambda text: "\u00a0" in text,
-    "zero-width space U+200B": lambda text: "\u200b" in text,
-    "full-width brackets": lambda text: "\uff3b" in text,
-    "Greek Epsilon U+0395": lambda text: "\u0395" in text,
-    "Cyrillic Ie U+0415": lambda text: "\u0415" in text,
-    "hex nonce": lambda text: re.search(r"<<END-[0-9a-f]{6}>>", text) is not None,
-}
-"""How each look-alike delimiter variant is recognised in a response, for the statistics."""
-
-
 def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]:
     """Attack x push counts in both files, and how many injections cannot move the verdict."""
     cells = [(records, push) for records in (rubric, correctness) for push in PUSHES]
-
-    def count(attacks: Sequence[str]) -> list[int]:
-        return [sum(1 for r in f if r["attack"] in attacks and r["push"] == p) for f, p in cells]
 
     def at_gold(r: Record) -> bool:
         labels = [{"score": c["score"]} for c in r.get("criteria", [])] or [
@@ -500,7 +430,6 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
         ]
         return all(label == r["injection_target"] for label in labels)
 
-    lookalikes = [r for r in (*rubric, *correctness) if r["attack"] == "lookalike_delimiter"]
     return [
         "#### Paired injections",
         "",
@@ -516,8 +445,7 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
                 "correctness harsh",
             ],
             [
-                *([attack, *count([attack])] for attack in ATTACKS),
-                ["**all**", *count(ATTACKS)],
+                *card.attack_push_rows([rubric, correctness]),
                 [
                     "of which the target is already the gold",
                     *(sum(1 for r in f if r["push"] == p and at_gold(r)) for f, p in cells),
@@ -525,13 +453,7 @@ def attack_section(rubric: list[Record], correctness: list[Record]) -> list[str]
             ],
         ),
         "",
-        table(
-            ["look-alike variant", "records"],
-            [
-                [name, ", ".join(r["id"] for r in lookalikes if found(r["response"]))]
-                for name, found in LOOKALIKES.items()
-            ],
-        ),
+        card.lookalike_table([*rubric, *correctness]),
     ]
 
 
@@ -624,8 +546,9 @@ def labelling_section(folder: Path) -> list[str]:
     ]
 
 
-def report(folder: Path, rubric: list[Record], correctness: list[Record]) -> str:
+def report(folder: Path, data: tuple[list[Record], list[Record]]) -> str:
     """The markdown block the data card quotes."""
+    rubric, correctness = data
     parts = [
         rubric_section(rubric),
         correctness_section(correctness),
@@ -639,15 +562,7 @@ def report(folder: Path, rubric: list[Record], correctness: list[Record]) -> str
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Validate; print the problems (exit 1) or the statistics (exit 0)."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--dir", type=Path, default=DEFAULT_DIR, help="the judge_check folder")
-    args = parser.parse_args(argv)
-    rubric, correctness, problems = validate(args.dir)
-    if problems:
-        print("\n".join(problems), file=sys.stderr)
-        return 1
-    print(report(args.dir, rubric, correctness))
-    return 0
+    return card.run_tool(__doc__, check, report, argv)
 
 
 if __name__ == "__main__":

@@ -82,7 +82,9 @@ def test_the_tool_rejects_a_broken_twin(tmp_path: Path) -> None:
     for name in ("carryon_checklist.jsonl", "carryon_harm.jsonl", "prefdisco_rubric.jsonl"):
         (tmp_path / name).write_text((DATA / name).read_text(encoding="utf-8"), encoding="utf-8")
     broken = [dict(r) for r in harm()]
-    adversarial = next(r for r in broken if r["attack"] and r["attack"] != "null_response")
+    index, adversarial = next(
+        (i, r) for i, r in enumerate(broken) if r["attack"] and r["attack"] != "null_response"
+    )
     adversarial["response"] = "A different text altogether."
     (tmp_path / "carryon_harm.jsonl").write_text(
         "\n".join(json.dumps(r, ensure_ascii=False) for r in broken) + "\n", encoding="utf-8"
@@ -92,7 +94,7 @@ def test_the_tool_rejects_a_broken_twin(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert result.returncode == 1
-    assert f"carryon_harm.jsonl: {adversarial['id']}: twin:" in result.stderr
+    assert f"carryon_harm.jsonl record {index + 1} ({adversarial['id']}): twin:" in result.stderr
 
 
 def test_checklist_responses_are_chat_length() -> None:

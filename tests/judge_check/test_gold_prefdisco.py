@@ -36,6 +36,7 @@ import pytest
 
 from heedbench.evals.judge_check.gold import ATTACKS
 from heedbench.scorers.judge.agreement import cohen_kappa, observed_agreement, weighted_kappa
+from heedbench.scorers.judge_check.gold_files import words
 from tools.prefdisco_gold_stats import (
     CORRECTNESS,
     RUBRIC,
@@ -49,7 +50,6 @@ from tools.prefdisco_gold_stats import (
     rubric_cue_units,
     validate,
     value_blind,
-    words,
 )
 
 ROOT = Path(__file__).parents[2]
